@@ -1,0 +1,561 @@
+import { EPOCH_MASK, INDEX_BITS, INDEX_MASK, type FrameGraphHandle } from "./FrameGraphHandle.js";
+import { FramePassBuilder, type FramePassDeclarations, type WriteMode } from "./FramePassBuilder.js";
+import type { FrameExecution } from "./FrameExecution.js";
+import type { FrameGraphResources } from "./FrameGraphResources.js";
+import { HandleNode } from "./HandleNode.js";
+import { PassNode, type FramePassExecute } from "./PassNode.js";
+import { ResourceNode } from "./ResourceNode.js";
+import type { TextureAllocator } from "./TextureAllocator.js";
+import { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
+import { TransientTexturePool } from "./TransientTexturePool.js";
+import { frame_graph_to_dot } from "./frame_graph_to_dot.js";
+
+const enum GraphState {
+    Building,
+    Compiled,
+    Executed,
+}
+
+/** The shape of a texture the graph can import without being told its descriptor. */
+interface TextureShape {
+    readonly width: number;
+    readonly height: number;
+    readonly format: GPUTextureFormat;
+    readonly usage: number;
+}
+
+/**
+ * The per-frame graph of passes and textures. Record with `add`, then `compile` (culling, lifetimes,
+ * load/store ops), `execute`, and `reset` before the next frame. Nothing allocates once warm: nodes,
+ * builders, attachment descriptors and pooled textures are reused frame to frame.
+ *
+ * `T`/`V` are the texture and view types of the allocator; they are GPU objects except in tests of the
+ * graph's own logic.
+ */
+export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePassDeclarations {
+    readonly pool: TransientTexturePool<T, V>;
+
+    readonly #passes: PassNode[] = [];
+    #pass_count = 0;
+    readonly #resources: ResourceNode<T, V>[] = [];
+    #resource_count = 0;
+    readonly #handles: HandleNode[] = [];
+    #handle_count = 0;
+    readonly #scopes: { name: string; parent: number }[] = [];
+    #scope_count = 0;
+    #current_scope = -1;
+    #scope_depth = 0;
+
+    #epoch = 0;
+    #state = GraphState.Building;
+    #executed_count = 0;
+
+    // scratch, reused by compile and execute
+    readonly #cull_stack: number[] = [];
+    readonly #open_scopes: number[] = [];
+    readonly #scope_path: number[] = [];
+    #running_pass = -1;
+    readonly #accessor: FrameGraphResources;
+
+    constructor(allocator: TextureAllocator<T, V>) {
+        this.pool = new TransientTexturePool(allocator);
+        this.#accessor = this.#make_accessor();
+    }
+
+    /** Passes added this frame. */
+    get pass_count(): number {
+        return this.#pass_count;
+    }
+
+    /** Passes that survived culling (valid after `compile`). */
+    get executed_pass_count(): number {
+        return this.#executed_count;
+    }
+
+    /** How many scopes are open now. */
+    get scope_depth(): number {
+        return this.#scope_depth;
+    }
+
+    /**
+     * Adds a pass. `execute(data, resources, execution)` runs at `execute` time if the pass survives
+     * culling; declare what it touches on the returned builder.
+     */
+    add<D>(name: string, data: D, execute: FramePassExecute<D>): FramePassBuilder {
+        this.#expect_building(name);
+        const index = this.#pass_count++;
+        let pass = this.#passes[index];
+        if (pass === undefined) {
+            pass = new PassNode();
+            pass.builder = new FramePassBuilder(this, index);
+            this.#passes.push(pass);
+        }
+        pass.reset(name, data, execute as FramePassExecute<unknown>, this.#current_scope);
+        return pass.builder;
+    }
+
+    /**
+     * Brings a texture the graph does not own into this frame (the canvas, an extension's history texture).
+     * Writing it makes the writer a side effect. The descriptor defaults to the texture's own shape.
+     */
+    import_texture(name: string, texture: T, descriptor?: TextureResourceDescriptor): FrameGraphHandle {
+        this.#expect_building(name);
+        let d = descriptor;
+        if (d === undefined) {
+            const shape = texture as unknown as TextureShape;
+            d = TextureResourceDescriptor.of(shape.width, shape.height, shape.format, shape.usage);
+        }
+        const resource = this.#new_resource(name, d, texture, this.pool.allocator.view(texture));
+        return this.#new_handle(resource, 0, -1);
+    }
+
+    /** The descriptor (size, format, usage) of the resource behind a handle of this frame. */
+    describe(handle: FrameGraphHandle): TextureResourceDescriptor {
+        const node = this.#handle_node(handle, "describe");
+        return this.#resources[node.resource].descriptor;
+    }
+
+    /** The resource name and version a handle stands for, for diagnostics. */
+    handle_name(handle: FrameGraphHandle): string {
+        const node = this.#handle_node(handle, "handle_name");
+        return `'${this.#resources[node.resource].name}' version ${node.version}`;
+    }
+
+    /** True when `handle` is the newest version of its resource. */
+    is_current(handle: FrameGraphHandle): boolean {
+        const node = this.#handle_node(handle, "is_current");
+        return this.#resources[node.resource].latest === (handle & INDEX_MASK);
+    }
+
+    /** Opens a named group of passes: a cluster in the dump, a debug group on the GPU. */
+    push_scope(name: string): void {
+        this.#expect_building(name);
+        const index = this.#scope_count++;
+        let scope = this.#scopes[index];
+        if (scope === undefined) {
+            scope = { name, parent: this.#current_scope };
+            this.#scopes.push(scope);
+        } else {
+            scope.name = name;
+            scope.parent = this.#current_scope;
+        }
+        this.#current_scope = index;
+        this.#scope_depth++;
+    }
+
+    pop_scope(): void {
+        if (this.#current_scope === -1) {
+            throw new Error("FrameGraph.pop_scope: no scope is open (a pop_scope without its push_scope)");
+        }
+        this.#current_scope = this.#scopes[this.#current_scope].parent;
+        this.#scope_depth--;
+    }
+
+    /** Closes scopes until `depth` remain open; used to recover from a throwing recorder. */
+    pop_scopes_to(depth: number): void {
+        while (this.#scope_depth > depth) this.pop_scope();
+    }
+
+    // ---- declarations (called by FramePassBuilder) ----
+
+    declare_create(pass: number, name: string, descriptor: TextureResourceDescriptor): FrameGraphHandle {
+        this.#expect_pass_building(pass);
+        if (!(descriptor instanceof TextureResourceDescriptor)) {
+            throw new TypeError(
+                `Frame graph: pass '${this.#passes[pass].name}' creates '${name}' without a TextureResourceDescriptor; ` +
+                    `describe it with TextureResourceDescriptor.from({ resolution, format, usage })`,
+            );
+        }
+        const resource = this.#new_resource(name, descriptor, null, null);
+        return this.#new_handle(resource, 0, -1);
+    }
+
+    declare_read(pass: number, handle: FrameGraphHandle): FrameGraphHandle {
+        this.#expect_pass_building(pass);
+        const node = this.#checked_current(pass, handle, "reads");
+        const p = this.#passes[pass];
+        if (node.writer === pass) {
+            throw new Error(
+                `Frame graph: pass '${p.name}' reads ${this.handle_name(handle)}, which it writes itself; ` +
+                    `a texture cannot be an attachment and a source in one pass`,
+            );
+        }
+        if (node.writer === -1 && this.#resources[node.resource].imported === null) {
+            throw new Error(
+                `Frame graph: pass '${p.name}' reads '${this.#resources[node.resource].name}' before any pass wrote it`,
+            );
+        }
+        if (!includes(p.reads, handle)) {
+            p.reads.push(handle);
+            node.consumers++;
+        }
+        return handle;
+    }
+
+    declare_write(pass: number, handle: FrameGraphHandle, mode: WriteMode): FrameGraphHandle {
+        this.#expect_pass_building(pass);
+        const node = this.#checked_current(pass, handle, "writes");
+        const p = this.#passes[pass];
+        const resource = this.#resources[node.resource];
+        if (node.writer === pass) {
+            throw new Error(`Frame graph: pass '${p.name}' writes '${resource.name}' twice; write once and use the returned handle`);
+        }
+        if (includes(p.reads, handle)) {
+            throw new Error(
+                `Frame graph: pass '${p.name}' writes ${this.handle_name(handle)}, which it also reads; ` +
+                    `a texture cannot be an attachment and a source in one pass`,
+            );
+        }
+        const has_content = node.writer !== -1 || resource.imported !== null;
+        const load = mode === "load" ? has_content : mode === "auto" ? node.writer !== -1 : false;
+        if (load) {
+            p.loads.push(handle);
+            node.consumers++;
+        }
+        if (resource.imported !== null) p.side_effect = true;
+        const next = this.#new_handle(node.resource, resource.version + 1, pass);
+        this.#handles[next & INDEX_MASK].load = load;
+        p.writes.push(next);
+        return next;
+    }
+
+    declare_side_effect(pass: number): void {
+        this.#expect_pass_building(pass);
+        this.#passes[pass].side_effect = true;
+    }
+
+    // ---- compile ----
+
+    /**
+     * Culls passes whose outputs nothing consumes (transitively; roots are side effects and imported
+     * writes), then derives resource lifetimes and store ops. Returns the number of surviving passes.
+     */
+    compile(): number {
+        if (this.#state !== GraphState.Building) {
+            throw new Error("FrameGraph.compile: the frame is already compiled; reset() before recording the next one");
+        }
+        if (this.#scope_depth !== 0) {
+            throw new Error(
+                `FrameGraph.compile: scope '${this.#scopes[this.#current_scope].name}' is still open (push_scope without pop_scope)`,
+            );
+        }
+        const passes = this.#passes;
+        const handles = this.#handles;
+        const stack = this.#cull_stack;
+        stack.length = 0;
+
+        for (let i = 0; i < this.#handle_count; i++) handles[i].live_consumers = handles[i].consumers;
+        for (let i = 0; i < this.#pass_count; i++) {
+            const p = passes[i];
+            let count = p.side_effect ? 1 : 0;
+            for (let w = 0; w < p.writes.length; w++) count += handles[p.writes[w] & INDEX_MASK].consumers;
+            p.ref_count = count;
+            if (count === 0) stack.push(i);
+        }
+        while (stack.length > 0) {
+            const p = passes[stack.pop()!];
+            p.culled = true;
+            this.#release_inputs(p.reads, stack);
+            this.#release_inputs(p.loads, stack);
+        }
+
+        // lifetimes over the survivors, in recording order
+        let executed = 0;
+        for (let i = 0; i < this.#pass_count; i++) {
+            const p = passes[i];
+            if (p.culled) continue;
+            executed++;
+            this.#extend_lifetimes(p.reads, i);
+            this.#extend_lifetimes(p.loads, i);
+            this.#extend_lifetimes(p.writes, i);
+        }
+        for (let r = 0; r < this.#resource_count; r++) {
+            const resource = this.#resources[r];
+            if (resource.first_pass === -1 || resource.imported !== null) continue;
+            passes[resource.first_pass].acquire.push(r);
+            passes[resource.last_pass].release.push(r);
+        }
+        this.#executed_count = executed;
+        this.#state = GraphState.Compiled;
+        return executed;
+    }
+
+    #release_inputs(inputs: number[], stack: number[]): void {
+        const handles = this.#handles;
+        for (let k = 0; k < inputs.length; k++) {
+            const node = handles[inputs[k] & INDEX_MASK];
+            node.live_consumers--;
+            if (node.writer !== -1) {
+                const writer = this.#passes[node.writer];
+                if (--writer.ref_count === 0) stack.push(node.writer);
+            }
+        }
+    }
+
+    #extend_lifetimes(list: number[], pass: number): void {
+        for (let k = 0; k < list.length; k++) {
+            const resource = this.#resources[this.#handles[list[k] & INDEX_MASK].resource];
+            if (resource.first_pass === -1) resource.first_pass = pass;
+            resource.last_pass = pass;
+        }
+    }
+
+    /** True when the named pass was culled (valid after `compile`); for tests and tools. */
+    is_culled(pass_name: string): boolean {
+        for (let i = 0; i < this.#pass_count; i++) {
+            if (this.#passes[i].name === pass_name) return this.#passes[i].culled;
+        }
+        throw new Error(`FrameGraph.is_culled: no pass named '${pass_name}' this frame`);
+    }
+
+    /**
+     * How a written handle's attachment is loaded and stored: the first write clears unless it declared a
+     * load; a version nothing later consumes, on a texture the graph owns, is discarded.
+     */
+    attachment_ops(handle: FrameGraphHandle): { load: GPULoadOp; store: GPUStoreOp } {
+        const node = this.#handle_node(handle, "attachment_ops");
+        return { load: node.load ? "load" : "clear", store: this.#store_op(node) };
+    }
+
+    #store_op(node: HandleNode): GPUStoreOp {
+        return node.live_consumers > 0 || this.#resources[node.resource].imported !== null ? "store" : "discard";
+    }
+
+    // ---- execute ----
+
+    /**
+     * Runs the surviving passes in recording order on `execution.encoder`, each inside a debug group named
+     * after it and nested in its scopes' groups. Transients are acquired from the pool before their first
+     * pass and returned after their last. Compiles first if needed. Returns the number of passes run.
+     */
+    execute(execution: FrameExecution): number {
+        if (this.#state === GraphState.Building) this.compile();
+        if (this.#state === GraphState.Executed) {
+            throw new Error("FrameGraph.execute: this frame already executed; reset() before recording the next one");
+        }
+        this.#state = GraphState.Executed;
+        const encoder = execution.encoder;
+        const passes = this.#passes;
+        const open = this.#open_scopes;
+        open.length = 0;
+        try {
+            for (let i = 0; i < this.#pass_count; i++) {
+                const p = passes[i];
+                if (p.culled) continue;
+                this.#enter_scope(encoder, p.scope);
+                for (let k = 0; k < p.acquire.length; k++) {
+                    const resource = this.#resources[p.acquire[k]];
+                    resource.pooled = this.pool.acquire(resource.descriptor, resource.name);
+                }
+                encoder.pushDebugGroup(p.name);
+                this.#running_pass = i;
+                p.execute!(p.data, this.#accessor, execution);
+                this.#running_pass = -1;
+                encoder.popDebugGroup();
+                for (let k = 0; k < p.release.length; k++) {
+                    const resource = this.#resources[p.release[k]];
+                    this.pool.release(resource.pooled!);
+                }
+            }
+            this.#enter_scope(encoder, -1);
+        } finally {
+            this.#running_pass = -1;
+        }
+        return this.#executed_count;
+    }
+
+    // Moves the open debug groups from the previous pass's scope chain to this pass's.
+    #enter_scope(encoder: GPUCommandEncoder, scope: number): void {
+        const open = this.#open_scopes;
+        const path = this.#scope_path;
+        path.length = 0;
+        for (let s = scope; s !== -1; s = this.#scopes[s].parent) path.push(s);
+        // path is leaf-first; compare against open (root-first)
+        let common = 0;
+        while (common < open.length && common < path.length && open[common] === path[path.length - 1 - common]) common++;
+        while (open.length > common) {
+            open.pop();
+            encoder.popDebugGroup();
+        }
+        for (let k = path.length - 1 - common; k >= 0; k--) {
+            open.push(path[k]);
+            encoder.pushDebugGroup(this.#scopes[path[k]].name);
+        }
+    }
+
+    /** Forgets this frame's passes and resources, and lets the pool age its textures. */
+    reset(): void {
+        this.#pass_count = 0;
+        this.#resource_count = 0;
+        this.#handle_count = 0;
+        this.#scope_count = 0;
+        this.#current_scope = -1;
+        this.#scope_depth = 0;
+        this.#executed_count = 0;
+        this.#state = GraphState.Building;
+        this.#epoch = (this.#epoch + 1) & EPOCH_MASK;
+        this.pool.end_frame();
+    }
+
+    /** Destroys every pooled texture. The graph stays usable; textures are created again on demand. */
+    destroy(): void {
+        this.reset();
+        this.pool.clear();
+    }
+
+    /** The frame as Graphviz DOT: passes clustered by scope, culled passes and all-culled scopes grey. */
+    dump(): string {
+        return frame_graph_to_dot(this.#dump_view());
+    }
+
+    #dump_view() {
+        const passes = this.#passes.slice(0, this.#pass_count);
+        const resources = this.#resources.slice(0, this.#resource_count);
+        const handles = this.#handles.slice(0, this.#handle_count);
+        const scopes = this.#scopes.slice(0, this.#scope_count);
+        return { passes, resources, handles, scopes, compiled: this.#state !== GraphState.Building };
+    }
+
+    // ---- internals ----
+
+    #new_resource(name: string, descriptor: TextureResourceDescriptor, imported: T | null, view: V | null): number {
+        const index = this.#resource_count++;
+        let resource = this.#resources[index];
+        if (resource === undefined) {
+            resource = new ResourceNode<T, V>();
+            this.#resources.push(resource);
+        }
+        resource.reset(name, descriptor, imported, view);
+        return index;
+    }
+
+    #new_handle(resource: number, version: number, writer: number): FrameGraphHandle {
+        const index = this.#handle_count++;
+        if (index > INDEX_MASK) throw new RangeError("FrameGraph: more than 2^20 resource versions in one frame");
+        let node = this.#handles[index];
+        if (node === undefined) {
+            node = new HandleNode();
+            this.#handles.push(node);
+        }
+        node.reset(resource, version, writer);
+        const r = this.#resources[resource];
+        r.version = version;
+        r.latest = index;
+        return (this.#epoch << INDEX_BITS) | index;
+    }
+
+    #handle_node(handle: FrameGraphHandle, what: string): HandleNode {
+        if (typeof handle !== "number" || handle < 0 || (handle | 0) !== handle) {
+            throw new TypeError(`FrameGraph.${what}: ${String(handle)} is not a frame graph handle (an unset record field is -1)`);
+        }
+        const index = handle & INDEX_MASK;
+        if (handle >>> INDEX_BITS !== this.#epoch || index >= this.#handle_count) {
+            throw new Error(`FrameGraph.${what}: handle ${handle} belongs to an earlier frame; handles live for one frame`);
+        }
+        return this.#handles[index];
+    }
+
+    #checked_current(pass: number, handle: FrameGraphHandle, verb: string): HandleNode {
+        const node = this.#handle_node(handle, `${this.#passes[pass].name} ${verb}`);
+        const resource = this.#resources[node.resource];
+        if (resource.latest !== (handle & INDEX_MASK)) {
+            const by = this.#handles[resource.latest].writer;
+            throw new Error(
+                `Frame graph: pass '${this.#passes[pass].name}' ${verb} '${resource.name}' version ${node.version}, ` +
+                    `which was superseded by version ${resource.version}` +
+                    (by !== -1 ? ` (written by pass '${this.#passes[by].name}')` : "") +
+                    `; use the handle that write returned`,
+            );
+        }
+        return node;
+    }
+
+    #expect_building(what: string): void {
+        if (this.#state !== GraphState.Building) {
+            throw new Error(`FrameGraph: cannot record '${what}': the frame is already compiled; reset() first`);
+        }
+    }
+
+    #expect_pass_building(pass: number): void {
+        if (this.#state !== GraphState.Building || pass >= this.#pass_count) {
+            throw new Error(
+                `Frame graph: the builder of pass '${this.#passes[pass]?.name ?? pass}' is used after its frame was compiled`,
+            );
+        }
+    }
+
+    #make_accessor(): FrameGraphResources {
+        // the accessor checks against the running pass: it is handed to every pass and must not be kept
+        const graph = this;
+        const touched = (handle: FrameGraphHandle, verb: string): HandleNode => {
+            const pass_index = graph.#running_pass;
+            if (pass_index === -1) {
+                throw new Error(`Frame graph: resources.${verb} called outside a pass's execute`);
+            }
+            const p = graph.#passes[pass_index];
+            const node = graph.#handle_node(handle, `resources.${verb} in pass '${p.name}'`);
+            if (!includes(p.reads, handle) && !includes(p.writes, handle)) {
+                const resource = graph.#resources[node.resource];
+                let newer = "";
+                for (let k = 0; k < p.writes.length; k++) {
+                    const w = graph.#handles[p.writes[k] & INDEX_MASK];
+                    if (w.resource === node.resource) newer = `; it was superseded by version ${w.version}, which this pass wrote`;
+                }
+                throw new Error(
+                    `Frame graph: pass '${p.name}' touched '${resource.name}' version ${node.version} without declaring it` +
+                        (newer !== "" ? newer : "; declare it on the pass builder with read() or write()"),
+                );
+            }
+            return node;
+        };
+        const texture_of = (node: HandleNode): T => {
+            const resource = graph.#resources[node.resource];
+            return resource.imported !== null ? resource.imported : resource.pooled!.texture;
+        };
+        const view_of = (node: HandleNode): V => {
+            const resource = graph.#resources[node.resource];
+            return resource.imported !== null ? resource.imported_view! : resource.pooled!.view;
+        };
+        const transparent: GPUColorDict = { r: 0, g: 0, b: 0, a: 0 };
+        return {
+            texture(handle) {
+                return texture_of(touched(handle, "texture")) as unknown as GPUTexture;
+            },
+            view(handle) {
+                return view_of(touched(handle, "view")) as unknown as GPUTextureView;
+            },
+            descriptor(handle) {
+                return graph.#resources[touched(handle, "descriptor").resource].descriptor;
+            },
+            color_attachment(handle, clear_value) {
+                const node = touched(handle, "color_attachment");
+                const a = node.color_attachment;
+                a.view = view_of(node) as unknown as GPUTextureView;
+                a.loadOp = node.load ? "load" : "clear";
+                a.storeOp = graph.#store_op(node);
+                a.clearValue = clear_value ?? transparent;
+                return a;
+            },
+            depth_attachment(handle, clear_depth) {
+                const node = touched(handle, "depth_attachment");
+                const p = graph.#passes[graph.#running_pass];
+                if (!includes(p.writes, handle)) {
+                    const a = node.depth_read_only_attachment;
+                    a.view = view_of(node) as unknown as GPUTextureView;
+                    return a;
+                }
+                const a = node.depth_attachment;
+                a.view = view_of(node) as unknown as GPUTextureView;
+                a.depthLoadOp = node.load ? "load" : "clear";
+                a.depthStoreOp = graph.#store_op(node);
+                a.depthClearValue = clear_depth ?? 1;
+                return a;
+            },
+        };
+    }
+}
+
+function includes(list: number[], value: number): boolean {
+    for (let i = 0; i < list.length; i++) if (list[i] === value) return true;
+    return false;
+}

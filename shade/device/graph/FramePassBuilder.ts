@@ -1,0 +1,56 @@
+import type { FrameGraphHandle } from "./FrameGraphHandle.js";
+import type { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
+
+/**
+ * How a write treats what the texture held before.
+ * - `"auto"`: the first write of the frame clears; a later write loads (keeps) the previous version.
+ * - `"load"`: keep the previous contents, even on the first write of an imported texture.
+ * - `"clear"`: start from the clear value; the previous version is not consumed.
+ */
+export type WriteMode = "auto" | "load" | "clear";
+
+/** The graph side of a builder; implemented by FrameGraph. */
+export interface FramePassDeclarations {
+    declare_create(pass: number, name: string, descriptor: TextureResourceDescriptor): FrameGraphHandle;
+    declare_read(pass: number, handle: FrameGraphHandle): FrameGraphHandle;
+    declare_write(pass: number, handle: FrameGraphHandle, mode: WriteMode): FrameGraphHandle;
+    declare_side_effect(pass: number): void;
+}
+
+/**
+ * Declares what one pass creates, reads and writes. Returned by `FrameGraph.add`; valid until the pass's
+ * frame is reset.
+ */
+export class FramePassBuilder {
+    readonly #graph: FramePassDeclarations;
+    readonly #pass: number;
+
+    constructor(graph: FramePassDeclarations, pass: number) {
+        this.#graph = graph;
+        this.#pass = pass;
+    }
+
+    /** A new transient texture, alive from this pass on; the graph decides its lifetime. */
+    create(name: string, descriptor: TextureResourceDescriptor): FrameGraphHandle {
+        return this.#graph.declare_create(this.#pass, name, descriptor);
+    }
+
+    /** This pass consumes `handle` as it stands (sampling it, copying from it). Returns `handle`. */
+    read(handle: FrameGraphHandle): FrameGraphHandle {
+        return this.#graph.declare_read(this.#pass, handle);
+    }
+
+    /**
+     * This pass writes the resource behind `handle` and produces its next version, which is returned;
+     * `handle` is superseded from here on.
+     */
+    write(handle: FrameGraphHandle, mode: WriteMode = "auto"): FrameGraphHandle {
+        return this.#graph.declare_write(this.#pass, handle, mode);
+    }
+
+    /** Keep this pass even if nothing consumes what it writes (uploads to buffers the graph cannot see). */
+    make_side_effect(): this {
+        this.#graph.declare_side_effect(this.#pass);
+        return this;
+    }
+}

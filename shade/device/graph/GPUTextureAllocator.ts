@@ -1,0 +1,38 @@
+import type { TextureAllocator } from "./TextureAllocator.js";
+import type { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
+
+/** Creates real GPU textures for the transient pool, one default view each (created once, reused). */
+export class GPUTextureAllocator implements TextureAllocator<GPUTexture, GPUTextureView> {
+    readonly device: GPUDevice;
+    readonly #views = new WeakMap<GPUTexture, GPUTextureView>();
+
+    constructor(device: GPUDevice) {
+        this.device = device;
+    }
+
+    create(descriptor: TextureResourceDescriptor, label: string): GPUTexture {
+        const texture = this.device.createTexture({
+            label,
+            size: { width: descriptor.width, height: descriptor.height },
+            format: descriptor.format,
+            usage: descriptor.usage,
+        });
+        this.#views.set(texture, texture.createView({ label: `${label} view` }));
+        return texture;
+    }
+
+    view(texture: GPUTexture): GPUTextureView {
+        let view = this.#views.get(texture);
+        if (view === undefined) {
+            // imported textures arrive without a cached view
+            view = texture.createView({ label: `${texture.label} view` });
+            this.#views.set(texture, view);
+        }
+        return view;
+    }
+
+    destroy(texture: GPUTexture): void {
+        this.#views.delete(texture);
+        texture.destroy();
+    }
+}

@@ -1,0 +1,11 @@
+import type { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
+
+/**
+ * Where the transient pool gets its textures. The GPU implementation is `GPUTextureAllocator`; tests of the
+ * graph's logic use a fake one so that compilation and culling are checked without a device.
+ */
+export interface TextureAllocator<T = GPUTexture, V = GPUTextureView> {
+    create(descriptor: TextureResourceDescriptor, label: string): T;
+    view(texture: T): V;
+    destroy(texture: T): void;
+}

@@ -1,0 +1,13 @@
+export { FrameGraph } from "./FrameGraph.js";
+export { FramePassBuilder } from "./FramePassBuilder.js";
+export type { WriteMode } from "./FramePassBuilder.js";
+export type { FrameGraphHandle } from "./FrameGraphHandle.js";
+export { NO_HANDLE } from "./FrameGraphHandle.js";
+export type { FrameExecution } from "./FrameExecution.js";
+export type { FrameGraphResources } from "./FrameGraphResources.js";
+export type { FramePassExecute } from "./PassNode.js";
+export { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
+export type { TextureResourceDescriptorSpec } from "./TextureResourceDescriptor.js";
+export type { TextureAllocator } from "./TextureAllocator.js";
+export { GPUTextureAllocator } from "./GPUTextureAllocator.js";
+export { TransientTexturePool } from "./TransientTexturePool.js";
