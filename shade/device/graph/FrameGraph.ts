@@ -47,6 +47,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     #scope_depth = 0;
 
     #epoch = 0;
+    #frame_index = 0;
     #state = GraphState.Building;
     #executed_count = 0;
 
@@ -60,6 +61,11 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     constructor(allocator: TextureAllocator<T, V>) {
         this.pool = new TransientTexturePool(allocator);
         this.#accessor = this.#make_accessor();
+    }
+
+    /** Counts frames: incremented by every `reset`. Lets per-frame caches know a new frame began. */
+    get frame_index(): number {
+        return this.#frame_index;
     }
 
     /** Passes added this frame. */
@@ -394,6 +400,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         this.#executed_count = 0;
         this.#state = GraphState.Building;
         this.#epoch = (this.#epoch + 1) & EPOCH_MASK;
+        this.#frame_index++;
         this.pool.end_frame();
     }
 

@@ -11,3 +11,4 @@ export type { TextureResourceDescriptorSpec } from "./TextureResourceDescriptor.
 export type { TextureAllocator } from "./TextureAllocator.js";
 export { GPUTextureAllocator } from "./GPUTextureAllocator.js";
 export { TransientTexturePool } from "./TransientTexturePool.js";
+export { execute_frame_graph } from "./execute_frame_graph.js";

@@ -1,0 +1,16 @@
+import type { FrameGraph } from "./FrameGraph.js";
+
+const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame graph" };
+
+/**
+ * Compiles and runs a graph on its own command encoder and submits it. When culling leaves no pass, no
+ * encoder is created and nothing is submitted: the frame records no GPU work at all. Returns the number
+ * of passes run. The graph is not reset (a dump can still be taken).
+ */
+export function execute_frame_graph(graph: FrameGraph, device: GPUDevice): number {
+    if (graph.compile() === 0) return 0;
+    const encoder = device.createCommandEncoder(encoder_descriptor);
+    graph.execute({ graphics: device, encoder });
+    device.queue.submit([encoder.finish()]);
+    return graph.executed_pass_count;
+}

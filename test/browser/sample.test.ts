@@ -1,0 +1,106 @@
+// End to end: the hello sample in headless Chromium with WebGPU on SwiftShader (TESTING.md, Path 2).
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../esbuild.mjs';
+import { CLEAR_COLOR } from '../../samples/hello/clear_color.js';
+import { decode_png } from '../harness/png.js';
+import { TEST_OUTPUT_DIR } from '../harness/expect_pixels.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--enable-unsafe-webgpu',
+  '--use-angle=swiftshader',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+};
+
+/** A tiny static file server over `root` on a free port of 127.0.0.1. */
+async function serve_dir(root: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const path_name = new URL(req.url ?? '/', 'http://localhost').pathname;
+    let file = normalize(join(root, decodeURIComponent(path_name)));
+    if (path_name.endsWith('/')) file = join(file, 'index.html');
+    if (!file.startsWith(root + sep) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+describe('hello sample in headless Chromium (WebGPU on SwiftShader)', () => {
+  let server: Server | undefined;
+  let base_url = '';
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    const { outdir, samples } = await build({ mode: 'dev' });
+    expect(samples).toContain('hello');
+    ({ server, url: base_url } = await serve_dir(outdir));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+
+  it('renders its first frame and the canvas shows the clear colour', async () => {
+    const page = await browser!.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
+    const console_lines: string[] = [];
+    page.on('console', (m) => console_lines.push(`[${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => console_lines.push(`[pageerror] ${e.message}`));
+    await page.goto(`${base_url}/hello/`);
+
+    // Wait for the first frame, or for the page to report an error in #status.
+    await page.waitForFunction(
+      () => document.body.dataset.frame === '1' || document.getElementById('status')?.classList.contains('error'),
+      undefined,
+      { timeout: 15_000 },
+    ).catch(() => undefined);
+    const frame = await page.evaluate(() => document.body.dataset.frame);
+    if (frame !== '1') {
+      const status = await page.locator('#status').textContent();
+      throw new Error(`hello sample did not render a frame. #status: ${status}\nconsole:\n${console_lines.join('\n')}`);
+    }
+
+    mkdirSync(TEST_OUTPUT_DIR, { recursive: true });
+    const screenshot_path = join(TEST_OUTPUT_DIR, 'hello.png');
+    await page.screenshot({ path: screenshot_path });
+    const box = await page.locator('#view').boundingBox();
+    expect(box).not.toBeNull();
+    const shot = decode_png(readFileSync(screenshot_path));
+    const cx = Math.round(box!.x + box!.width / 2);
+    const cy = Math.round(box!.y + box!.height / 2);
+    const i = (cy * shot.width + cx) * 4;
+    const actual = Array.from(shot.rgba.subarray(i, i + 3));
+    const expected = [CLEAR_COLOR.r, CLEAR_COLOR.g, CLEAR_COLOR.b].map((c) => Math.round(c * 255));
+    const ok = actual.every((v, k) => Math.abs(v - expected[k]!) <= 3);
+    expect(ok, `canvas centre (${cx}, ${cy}) is [${actual}], expected [${expected}] +/- 3; see ${screenshot_path}`).toBe(true);
+    await page.close();
+  });
+});
