@@ -115,6 +115,21 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         return this.#new_handle(resource, 0, -1);
     }
 
+    /**
+     * A new transient texture, not yet tied to a pass (a pass builder's `create` is the same thing). Its
+     * GPU texture exists from the first surviving pass that uses it to the last.
+     */
+    create(name: string, descriptor: TextureResourceDescriptor): FrameGraphHandle {
+        this.#expect_building(name);
+        if (!(descriptor instanceof TextureResourceDescriptor)) {
+            throw new TypeError(
+                `Frame graph: '${name}' is created without a TextureResourceDescriptor; ` +
+                    `describe it with TextureResourceDescriptor.from({ resolution, format, usage })`,
+            );
+        }
+        return this.#new_handle(this.#new_resource(name, descriptor, null, null), 0, -1);
+    }
+
     /** The descriptor (size, format, usage) of the resource behind a handle of this frame. */
     describe(handle: FrameGraphHandle): TextureResourceDescriptor {
         const node = this.#handle_node(handle, "describe");
@@ -166,14 +181,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
 
     declare_create(pass: number, name: string, descriptor: TextureResourceDescriptor): FrameGraphHandle {
         this.#expect_pass_building(pass);
-        if (!(descriptor instanceof TextureResourceDescriptor)) {
-            throw new TypeError(
-                `Frame graph: pass '${this.#passes[pass].name}' creates '${name}' without a TextureResourceDescriptor; ` +
-                    `describe it with TextureResourceDescriptor.from({ resolution, format, usage })`,
-            );
-        }
-        const resource = this.#new_resource(name, descriptor, null, null);
-        return this.#new_handle(resource, 0, -1);
+        return this.create(name, descriptor);
     }
 
     declare_read(pass: number, handle: FrameGraphHandle): FrameGraphHandle {
