@@ -1,0 +1,156 @@
+import { FrameGraph } from "../device/graph/FrameGraph.js";
+import { GPUTextureAllocator } from "../device/graph/GPUTextureAllocator.js";
+import { FrameContext } from "./extension/FrameContext.js";
+import { FramePhase } from "./extension/FramePhase.js";
+import { PresentTarget } from "./extension/PresentTarget.js";
+import type { RenderExtension } from "./extension/RenderExtension.js";
+import { RenderExtensionRegistry, type RenderPipelineDescription } from "./extension/RenderExtensionRegistry.js";
+import { RenderView } from "./extension/RenderView.js";
+import { GBufferStep } from "./steps/GBufferStep.js";
+import { LightingStep } from "./steps/LightingStep.js";
+import { TonemapStep } from "./steps/TonemapStep.js";
+import { UpscaleStep } from "./steps/UpscaleStep.js";
+import type { RenderTarget } from "./target/RenderTarget.js";
+
+export interface RendererOptions {
+    readonly device: GPUDevice;
+    readonly target: RenderTarget;
+    /** Temporal upscale between AfterTransparency and BeforePresent. Default true. */
+    readonly feature_taa_enabled?: boolean;
+    /** Internal resolution = output x scale, with TAA on. Default 0.75. */
+    readonly resolution_scale?: number;
+    readonly view?: RenderView;
+}
+
+const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
+
+/**
+ * Runs the closed frame on one device: FrameStart, G-buffer, AfterGBuffer, lighting, AfterLighting,
+ * transparency, AfterTransparency, upscale, BeforePresent, tonemap + present, Overlay. Extensions registered
+ * here directly are lost with the renderer; register through `GraphicsEngine` to keep them across restarts.
+ */
+export class Renderer {
+    readonly device: GPUDevice;
+    readonly target: RenderTarget;
+    readonly view: RenderView;
+    readonly graph: FrameGraph;
+    readonly frame: FrameContext;
+    readonly registry = new RenderExtensionRegistry();
+
+    /** Temporal upscale on/off; off means one resolution on both sides of the boundary. */
+    feature_taa_enabled: boolean;
+    /** Dynamic resolution: internal size = output size x this (with TAA on). Changes apply next frame. */
+    resolution_scale: number;
+    /** When true, each frame leaves its graph as DOT text in `last_frame_dot`. */
+    capture_graph_dump = false;
+    last_frame_dot = "";
+
+    readonly #gbuffer = new GBufferStep();
+    readonly #lighting = new LightingStep();
+    readonly #upscale = new UpscaleStep();
+    readonly #tonemap = new TonemapStep();
+    readonly #command_buffers: GPUCommandBuffer[] = [];
+    #destroyed = false;
+    #frames = 0;
+
+    constructor(options: RendererOptions) {
+        this.device = options.device;
+        this.target = options.target;
+        this.view = options.view ?? new RenderView();
+        this.feature_taa_enabled = options.feature_taa_enabled ?? true;
+        this.resolution_scale = options.resolution_scale ?? 0.75;
+        this.graph = new FrameGraph(new GPUTextureAllocator(this.device));
+        this.frame = new FrameContext(this.graph, this.view);
+        this.target.configure(this.device);
+    }
+
+    /** Frames rendered so far. */
+    get frame_count(): number {
+        return this.#frames;
+    }
+
+    add_extension<E extends RenderExtension>(extension: E): E {
+        return this.registry.add(extension);
+    }
+
+    remove_extension(extension: RenderExtension): boolean {
+        return this.registry.remove(extension);
+    }
+
+    extension_count(phase: FramePhase): number {
+        return this.registry.extension_count(phase);
+    }
+
+    /** The resolved pipeline as data. */
+    describe(): RenderPipelineDescription {
+        return this.registry.describe();
+    }
+
+    /**
+     * Records, compiles and submits one frame. If recording throws (an extension, a misuse), the frame is
+     * dropped cleanly and the error rethrown: the next frame starts fresh.
+     */
+    render_frame(): void {
+        if (this.#destroyed) throw new Error("Renderer.render_frame: the renderer was destroyed");
+        const texture = this.target.acquire();
+        const output_w = texture.width;
+        const output_h = texture.height;
+        const scale = this.feature_taa_enabled ? this.resolution_scale : 1;
+        if (!(scale > 0 && scale <= 4)) throw new RangeError(`Renderer.resolution_scale must be in (0, 4], got ${scale}`);
+        const internal_w = Math.max(1, Math.round(output_w * scale));
+        const internal_h = Math.max(1, Math.round(output_h * scale));
+
+        const frame = this.frame;
+        const graph = this.graph;
+        const registry = this.registry;
+        this.view.camera.update(internal_w, internal_h);
+        this.view.camera.bind(this.device);
+        frame.begin(internal_w, internal_h, output_w, output_h);
+        try {
+            registry.record_phase(FramePhase.FrameStart, frame);
+
+            frame.enter(FramePhase.AfterGBuffer);
+            this.#gbuffer.record(frame);
+            registry.record_phase(FramePhase.AfterGBuffer, frame);
+
+            frame.enter(FramePhase.AfterLighting);
+            this.#lighting.record(frame);
+            registry.record_phase(FramePhase.AfterLighting, frame);
+
+            frame.enter(FramePhase.AfterTransparency);
+            registry.record_phase(FramePhase.AfterTransparency, frame);
+
+            frame.enter(FramePhase.BeforePresent);
+            this.#upscale.record(frame, this.feature_taa_enabled);
+            registry.record_phase(FramePhase.BeforePresent, frame);
+            const canvas = graph.import_texture("present target", texture);
+            const presented = this.#tonemap.record(frame, canvas);
+
+            frame.enter(FramePhase.Overlay);
+            frame.create(PresentTarget).target = presented;
+            registry.record_phase(FramePhase.Overlay, frame);
+            frame.close();
+
+            if (graph.compile() > 0) {
+                const encoder = this.device.createCommandEncoder(encoder_descriptor);
+                graph.execute({ graphics: this.device, encoder });
+                this.#command_buffers[0] = encoder.finish();
+                this.device.queue.submit(this.#command_buffers);
+            }
+            if (this.capture_graph_dump) this.last_frame_dot = graph.dump();
+        } finally {
+            if (!frame.closed) frame.close();
+            graph.reset();
+            this.view.camera.unbind();
+            this.#frames++;
+        }
+    }
+
+    /** Releases the renderer's GPU objects. Registered extensions are not destroyed (their owners do that). */
+    destroy(): void {
+        if (this.#destroyed) return;
+        this.#destroyed = true;
+        this.graph.destroy();
+        this.target.release();
+    }
+}

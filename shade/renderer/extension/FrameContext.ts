@@ -1,0 +1,154 @@
+import type { FrameGraph } from "../../device/graph/FrameGraph.js";
+import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
+import type { TextureResourceDescriptor } from "../../device/graph/TextureResourceDescriptor.js";
+import { FramePhase } from "./FramePhase.js";
+import { frame_phase_name } from "./frame_phase_name.js";
+import { phases_carrying, type FrameRecord, type FrameRecordClass, type FrameRecordHost } from "./FrameRecord.js";
+import type { RenderView } from "./RenderView.js";
+
+interface RecordEntry {
+    record: FrameRecord;
+    serial: number;
+}
+
+/**
+ * What an extension is handed when its phase comes round: the frame's graph, the view, the resolution of
+ * this side of the upscale, and the frame's records (`has`/`get`/`create`, keyed by record class).
+ */
+export class FrameContext implements FrameRecordHost {
+    readonly graph: FrameGraph;
+    readonly view: RenderView;
+
+    readonly #internal = new Uint32Array(2);
+    readonly #output = new Uint32Array(2);
+    readonly #records = new Map<FrameRecordClass, RecordEntry>();
+    #phase: FramePhase = FramePhase.FrameStart;
+    #serial = 0;
+    #closed = true;
+
+    constructor(graph: FrameGraph, view: RenderView) {
+        this.graph = graph;
+        this.view = view;
+    }
+
+    /** The phase now recording. */
+    get phase(): FramePhase {
+        return this.#phase;
+    }
+
+    /** @internal identifies the open frame; records compare against it */
+    get frame_serial(): number {
+        return this.#serial;
+    }
+
+    /** True between frames: records and handles of the last frame are dead. */
+    get closed(): boolean {
+        return this.#closed;
+    }
+
+    /**
+     * `[width, height]` in pixels of this side of the upscale: the internal resolution up to
+     * AfterTransparency, the output resolution at BeforePresent and Overlay. Never a constant: it follows the
+     * live target size and the resolution scale.
+     */
+    get resolution(): Readonly<Uint32Array> {
+        return this.#phase <= FramePhase.AfterTransparency ? this.#internal : this.#output;
+    }
+
+    /** The internal (pre-upscale) resolution, whatever the phase. */
+    get internal_resolution(): Readonly<Uint32Array> {
+        return this.#internal;
+    }
+
+    /** The output (post-upscale) resolution, whatever the phase. */
+    get output_resolution(): Readonly<Uint32Array> {
+        return this.#output;
+    }
+
+    /** The descriptor (size, format) of a handle: how work across the upscale learns the ratio. */
+    describe(handle: FrameGraphHandle): TextureResourceDescriptor {
+        return this.graph.describe(handle);
+    }
+
+    /** Whether this frame carries a `type` record now (absent and empty stay distinguishable). */
+    has(type: FrameRecordClass): boolean {
+        if (!type.is_present_at(this.#phase)) return false;
+        const entry = this.#records.get(type);
+        return entry !== undefined && entry.serial === this.#serial;
+    }
+
+    /** The frame's `type` record; throws a sentence naming the phases that carry it when absent. */
+    get<R extends FrameRecord>(type: FrameRecordClass<R>): R {
+        this.#expect_open(type, "get");
+        if (!type.is_present_at(this.#phase)) {
+            throw new Error(
+                `frame.get(${type.name}) at ${frame_phase_name(this.#phase)}: ${type.name} is not carried at ${frame_phase_name(this.#phase)}; ` +
+                    `it is carried at ${phases_carrying(type)}`,
+            );
+        }
+        const entry = this.#records.get(type);
+        if (entry === undefined || entry.serial !== this.#serial) {
+            throw new Error(
+                `frame.get(${type.name}) at ${frame_phase_name(this.#phase)}: nothing created a ${type.name} this frame ` +
+                    `(it can be carried at ${phases_carrying(type)}); test with frame.has(${type.name}) first`,
+            );
+        }
+        return entry.record as R;
+    }
+
+    /** Adds a `type` record to this frame; throws if the frame already carries one. */
+    create<R extends FrameRecord>(type: FrameRecordClass<R>): R {
+        this.#expect_open(type, "create");
+        if (!type.is_present_at(this.#phase)) {
+            throw new Error(
+                `frame.create(${type.name}) at ${frame_phase_name(this.#phase)}: ${type.name} is not carried at ${frame_phase_name(this.#phase)}; ` +
+                    `it is carried at ${phases_carrying(type)}`,
+            );
+        }
+        let entry = this.#records.get(type);
+        if (entry !== undefined && entry.serial === this.#serial) {
+            throw new Error(
+                `frame.create(${type.name}) at ${frame_phase_name(this.#phase)}: this frame already carries a ${type.name}; ` +
+                    `read it with frame.get(${type.name})`,
+            );
+        }
+        if (entry === undefined) {
+            entry = { record: new type(), serial: this.#serial };
+            this.#records.set(type, entry);
+        } else {
+            entry.serial = this.#serial;
+            // a record that can clear itself is reused: no garbage per frame for the built-ins
+            if (!entry.record.reset_for_reuse()) entry.record = new type();
+        }
+        entry.record.attach(this);
+        return entry.record as R;
+    }
+
+    /** @internal opens a frame at FrameStart with the two resolutions of this frame */
+    begin(internal_width: number, internal_height: number, output_width: number, output_height: number): void {
+        this.#serial++;
+        this.#closed = false;
+        this.#phase = FramePhase.FrameStart;
+        this.#internal[0] = internal_width;
+        this.#internal[1] = internal_height;
+        this.#output[0] = output_width;
+        this.#output[1] = output_height;
+    }
+
+    /** @internal moves the frame to the next phase */
+    enter(phase: FramePhase): void {
+        this.#phase = phase;
+    }
+
+    /** @internal closes the frame: every record of it is dead from here on */
+    close(): void {
+        this.#closed = true;
+        this.#serial++;
+    }
+
+    #expect_open(type: FrameRecordClass, verb: string): void {
+        if (this.#closed) {
+            throw new Error(`frame.${verb}(${type.name}) after the frame closed; a FrameContext is valid only inside record()`);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import type { FrameContext } from "./FrameContext.js";
+import { FRAME_PHASES, FramePhase } from "./FramePhase.js";
+import { frame_phase_name } from "./frame_phase_name.js";
+import { RenderExtension } from "./RenderExtension.js";
+import { resolve_extension_order } from "./resolve_extension_order.js";
+
+/** The resolved pipeline as plain data: `RenderExtensionRegistry.describe()`. */
+export interface RenderPipelineDescription {
+    readonly phases: readonly {
+        readonly phase: FramePhase;
+        readonly name: string;
+        readonly extensions: readonly {
+            readonly name: string;
+            readonly class: string;
+            readonly position: number;
+            /** Which constraints put it where it is (or that none did and name order decided). */
+            readonly placed_by: readonly string[];
+        }[];
+    }[];
+}
+
+/**
+ * The registered extensions, ordered per phase at registration. Recording walks them in that order, each
+ * inside a graph scope named after it.
+ */
+export class RenderExtensionRegistry {
+    readonly #phases: RenderExtension[][] = FRAME_PHASES.map(() => []);
+    #placed_by = new Map<RenderExtension, string[]>();
+    #recording: RenderExtension | null = null;
+    #recording_phase: FramePhase = FramePhase.FrameStart;
+
+    /** Registers `extension` and resolves its phase's order; returns it. A cycle throws and changes nothing. */
+    add<E extends RenderExtension>(extension: E): E {
+        this.#expect_not_recording("add_extension", extension);
+        validate_extension(extension);
+        if (this.has(extension)) {
+            throw new Error(`add_extension: render extension '${extension.name}' is already registered`);
+        }
+        const list = this.#phases[extension.phase];
+        let resolved;
+        try {
+            resolved = resolve_extension_order([...list, extension]);
+        } catch (error) {
+            throw new Error(
+                `add_extension('${extension.name}') at ${frame_phase_name(extension.phase)} closes an ${(error as Error).message}; ` +
+                    `the registry is unchanged`,
+            );
+        }
+        this.#commit(extension.phase, resolved.order, resolved.placed_by);
+        return extension;
+    }
+
+    /** Unregisters `extension`; returns whether it was registered. Does not destroy it. */
+    remove(extension: RenderExtension): boolean {
+        this.#expect_not_recording("remove_extension", extension);
+        for (let p = 0; p < this.#phases.length; p++) {
+            const list = this.#phases[p];
+            const index = list.indexOf(extension);
+            if (index === -1) continue;
+            const rest = list.filter((e) => e !== extension);
+            const resolved = resolve_extension_order(rest);
+            this.#placed_by.delete(extension);
+            this.#commit(p, resolved.order, resolved.placed_by);
+            return true;
+        }
+        return false;
+    }
+
+    has(extension: RenderExtension): boolean {
+        for (const list of this.#phases) if (list.includes(extension)) return true;
+        return false;
+    }
+
+    /** How many extensions are registered against `phase`. */
+    extension_count(phase: FramePhase): number {
+        const list = this.#phases[phase];
+        if (list === undefined) throw new RangeError(`extension_count: ${String(phase)} is not a FramePhase`);
+        return list.length;
+    }
+
+    /** Every registered extension, phase by phase in recording order. */
+    all(): RenderExtension[] {
+        return this.#phases.flat();
+    }
+
+    /** The extensions of one phase in recording order (the registry's own array: do not modify). */
+    ordered(phase: FramePhase): readonly RenderExtension[] {
+        return this.#phases[phase];
+    }
+
+    /**
+     * Records every extension of `phase` in order, each in a graph scope named after it. A throwing `record`
+     * is rethrown as `Render extension '<name>' failed to record at <Phase>` with the original on `cause`,
+     * after the scope is closed.
+     */
+    record_phase(phase: FramePhase, frame: FrameContext): void {
+        const list = this.#phases[phase];
+        const graph = frame.graph;
+        for (let i = 0; i < list.length; i++) {
+            const extension = list[i];
+            const depth = graph.scope_depth;
+            graph.push_scope(extension.name);
+            this.#recording = extension;
+            this.#recording_phase = phase;
+            try {
+                extension.record(frame);
+            } catch (error) {
+                graph.pop_scopes_to(depth);
+                throw new Error(`Render extension '${extension.name}' failed to record at ${frame_phase_name(phase)}`, { cause: error });
+            } finally {
+                this.#recording = null;
+            }
+            if (graph.scope_depth !== depth + 1) {
+                const open = graph.scope_depth - depth - 1;
+                graph.pop_scopes_to(depth);
+                throw new Error(
+                    `Render extension '${extension.name}' failed to record at ${frame_phase_name(phase)}: ` +
+                        (open > 0 ? `it left ${open} graph scope(s) open` : `it popped a scope it did not push`),
+                );
+            }
+            graph.pop_scope();
+        }
+    }
+
+    /** The resolved pipeline as data: phases, their extensions in order, and what placed each. */
+    describe(): RenderPipelineDescription {
+        return {
+            phases: FRAME_PHASES.map((phase) => ({
+                phase,
+                name: frame_phase_name(phase),
+                extensions: this.#phases[phase].map((e, position) => ({
+                    name: e.name,
+                    class: e.constructor.name,
+                    position,
+                    placed_by: [...(this.#placed_by.get(e) ?? [])],
+                })),
+            })),
+        };
+    }
+
+    #commit(phase: FramePhase, order: RenderExtension[], placed_by: Map<RenderExtension, string[]>): void {
+        const list = this.#phases[phase];
+        list.length = 0;
+        list.push(...order);
+        for (const [e, reasons] of placed_by) this.#placed_by.set(e, reasons);
+    }
+
+    #expect_not_recording(verb: string, extension: RenderExtension): void {
+        if (this.#recording !== null) {
+            throw new Error(
+                `${verb}('${extension?.name}') called while render extension '${this.#recording.name}' records at ` +
+                    `${frame_phase_name(this.#recording_phase)}; extensions cannot be registered or removed from inside record - ` +
+                    `do it in a system's startup/shutdown`,
+            );
+        }
+    }
+}
+
+function validate_extension(extension: RenderExtension): void {
+    if (!(extension instanceof RenderExtension)) {
+        throw new TypeError(`add_extension: ${String(extension)} is not a RenderExtension (extend RenderExtension)`);
+    }
+    const label = extension.constructor.name;
+    if (typeof extension.name !== "string" || extension.name.length === 0) {
+        throw new TypeError(`add_extension: ${label} has no name; give it a non-empty name field`);
+    }
+    if (!(Number.isInteger(extension.phase) && extension.phase >= FramePhase.FrameStart && extension.phase <= FramePhase.Overlay)) {
+        throw new TypeError(`add_extension: render extension '${extension.name}' has phase ${String(extension.phase)}, which is not a FramePhase`);
+    }
+    for (const field of ["after", "before"] as const) {
+        const list = extension[field];
+        if (!Array.isArray(list) || !list.every((c) => typeof c === "function")) {
+            throw new TypeError(
+                `add_extension: render extension '${extension.name}'.${field} must be an array of classes (not instances or names)`,
+            );
+        }
+    }
+    if (typeof extension.record !== "function") {
+        throw new TypeError(`add_extension: render extension '${extension.name}' has no record(frame) method`);
+    }
+}

@@ -1,0 +1,62 @@
+import type { RenderTarget } from "./RenderTarget.js";
+
+/** An offscreen texture to present into: tests, thumbnails, headless rendering. Readable with COPY_SRC. */
+export class TextureRenderTarget implements RenderTarget {
+    readonly format: GPUTextureFormat;
+    #width: number;
+    #height: number;
+    #device: GPUDevice | null = null;
+    #texture: GPUTexture | null = null;
+
+    constructor(width: number, height: number, format: GPUTextureFormat = "rgba8unorm") {
+        this.#width = width;
+        this.#height = height;
+        this.format = format;
+    }
+
+    get width(): number {
+        return this.#width;
+    }
+
+    get height(): number {
+        return this.#height;
+    }
+
+    /** The texture presented into last (null before the first configure). */
+    get texture(): GPUTexture | null {
+        return this.#texture;
+    }
+
+    /** Changes the output size; the next frame renders at it. */
+    resize(width: number, height: number): void {
+        this.#width = width;
+        this.#height = height;
+        if (this.#device !== null) this.configure(this.#device);
+    }
+
+    configure(device: GPUDevice): void {
+        this.#texture?.destroy();
+        this.#device = device;
+        this.#texture = device.createTexture({
+            label: "offscreen render target",
+            size: { width: this.#width, height: this.#height },
+            format: this.format,
+            usage:
+                GPUTextureUsage.RENDER_ATTACHMENT |
+                GPUTextureUsage.TEXTURE_BINDING |
+                GPUTextureUsage.COPY_SRC |
+                GPUTextureUsage.COPY_DST,
+        });
+    }
+
+    acquire(): GPUTexture {
+        if (this.#texture === null) throw new Error("TextureRenderTarget.acquire before configure(device)");
+        return this.#texture;
+    }
+
+    release(): void {
+        this.#texture?.destroy();
+        this.#texture = null;
+        this.#device = null;
+    }
+}
