@@ -13,7 +13,7 @@ const log: string[] = [];
 
 abstract class Stub extends RenderExtension {
     phase = FramePhase.AfterTransparency;
-    record(): void {
+    record(_frame: FrameContext): void {
         log.push(this.name);
     }
 }
@@ -143,13 +143,13 @@ describe("render extension registry", () => {
         registry.add(victim);
         class Meddler extends Stub {
             name = "meddler";
-            record(): void {
+            override record(): void {
                 registry.add(new ParticleExtension());
             }
         }
         class Remover extends Stub {
             name = "remover";
-            record(): void {
+            override record(): void {
                 registry.remove(victim);
             }
         }
@@ -177,7 +177,7 @@ describe("render extension registry", () => {
         const original = new Error("boom");
         class Failing extends Stub {
             name = "failing";
-            record(frame: FrameContext): void {
+            override record(frame: FrameContext): void {
                 frame.graph.push_scope("inner scope left open by the throw");
                 throw original;
             }
@@ -201,7 +201,7 @@ describe("render extension registry", () => {
         const seen: string[] = [];
         class Scoped extends Stub {
             name = "scoped";
-            record(frame: FrameContext): void {
+            override record(frame: FrameContext): void {
                 seen.push(String(frame.graph.scope_depth));
                 frame.graph.add("scoped / pass", null, () => {}).make_side_effect();
             }
