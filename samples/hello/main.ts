@@ -1,52 +1,45 @@
-// Placeholder sample: brings up WebGPU and clears the canvas in a render pass.
-// (It will render through the frame graph once that exists.)
-import { CLEAR_COLOR } from './clear_color.js';
+// The hello sample: a GraphicsEngine on the page's canvas with two extensions, one before the upscale and one
+// over the presented image. Renders every animation frame; sets body[data-frame] after the first.
+import { GraphicsEngine } from "../../engine/GraphicsEngine.js";
+import { CanvasRenderTarget } from "../../shade/renderer/target/CanvasRenderTarget.js";
+import { FrameBorderExtension, SunExtension } from "./hello_extensions.js";
 
-const status_element = document.getElementById('status') as HTMLPreElement;
+const status_element = document.getElementById("status") as HTMLPreElement;
 
 function show_status(text: string, is_error = false): void {
-  status_element.textContent = text;
-  status_element.classList.toggle('error', is_error);
+    status_element.textContent = text;
+    status_element.classList.toggle("error", is_error);
 }
 
 async function main(): Promise<void> {
-  if (!('gpu' in navigator)) throw new Error('navigator.gpu is missing: this browser has no WebGPU.');
-  const adapter = await navigator.gpu.requestAdapter();
-  if (!adapter) throw new Error('navigator.gpu.requestAdapter() returned null: no WebGPU adapter.');
-  const device = await adapter.requestDevice();
-  device.addEventListener('uncapturederror', (event) => show_status(`WebGPU error: ${event.error.message}`, true));
-  void device.lost.then((info) => show_status(`WebGPU device lost (${info.reason}): ${info.message}`, true));
+    if (!("gpu" in navigator)) throw new Error("navigator.gpu is missing: this browser has no WebGPU.");
+    const canvas = document.getElementById("view") as HTMLCanvasElement;
+    const engine = new GraphicsEngine({
+        target: new CanvasRenderTarget(canvas),
+        on_error: (error) => show_status(error.message, true),
+    });
+    // registering needs no device: the engine applies these when its renderer exists
+    engine.add_extension(new SunExtension());
+    engine.add_extension(new FrameBorderExtension());
+    await engine.start();
 
-  const canvas = document.getElementById('view') as HTMLCanvasElement;
-  const context = canvas.getContext('webgpu');
-  if (!context) throw new Error("canvas.getContext('webgpu') returned null.");
-  const format = navigator.gpu.getPreferredCanvasFormat();
-  context.configure({ device, format, alphaMode: 'opaque' });
-
-  DEBUG: {
-    if (__SHADE_DEBUG__) console.info(`[hello] adapter ${adapter.info.vendor} ${adapter.info.architecture}, canvas ${format}`);
-  }
-
-  device.pushErrorScope('validation');
-  const encoder = device.createCommandEncoder({ label: 'hello frame' });
-  const pass = encoder.beginRenderPass({
-    label: 'clear',
-    colorAttachments: [
-      { view: context.getCurrentTexture().createView(), clearValue: CLEAR_COLOR, loadOp: 'clear', storeOp: 'store' },
-    ],
-  });
-  pass.end();
-  device.queue.submit([encoder.finish()]);
-  const error = await device.popErrorScope();
-  if (error) throw new Error(`WebGPU validation error: ${error.message}`);
-  await device.queue.onSubmittedWorkDone();
-
-  const info = adapter.info;
-  show_status(`WebGPU ${[info.vendor, info.architecture].filter(Boolean).join(' ') || 'adapter'} - ${format}`);
-  document.body.dataset.frame = '1';
+    const frame = () => {
+        try {
+            if (engine.render() && document.body.dataset.frame !== "1") {
+                document.body.dataset.frame = "1";
+                show_status(`${engine.renderer!.target.format}, ${canvas.width}x${canvas.height}, TAA scale ${engine.resolution_scale}`);
+            }
+        } catch (error) {
+            show_status(error instanceof Error ? error.message : String(error), true);
+            console.error(error);
+            return;
+        }
+        requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
 }
 
 main().catch((e: unknown) => {
-  show_status(e instanceof Error ? `${e.name}: ${e.message}` : String(e), true);
-  console.error(e);
+    show_status(e instanceof Error ? `${e.name}: ${e.message}` : String(e), true);
+    console.error(e);
 });

@@ -7,8 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../esbuild.mjs';
-import { CLEAR_COLOR } from '../../samples/hello/clear_color.js';
+import { build, out_dir } from '../../esbuild.mjs';
+import { SUN_CORE } from '../../samples/hello/hello_extensions.js';
+import { tonemapped } from '../harness/tonemap_reference.js';
 import { decode_png } from '../harness/png.js';
 import { TEST_OUTPUT_DIR } from '../harness/expect_pixels.js';
 
@@ -52,55 +53,80 @@ async function serve_dir(root: string): Promise<{ server: Server; url: string }>
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
+// Messages of the record guards: development builds keep them, production builds strip them.
+const GUARD_MESSAGES = [
+  'before the frame filled it in',
+  'is frozen (read-only)',
+  'with a superseded handle',
+  'after its frame closed; records and their handles live for one frame',
+];
+
 describe('hello sample in headless Chromium (WebGPU on SwiftShader)', () => {
-  let server: Server | undefined;
-  let base_url = '';
+  const servers: Server[] = [];
+  const base_urls: Record<string, string> = {};
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    const { outdir, samples } = await build({ mode: 'dev' });
-    expect(samples).toContain('hello');
-    ({ server, url: base_url } = await serve_dir(outdir));
+    for (const mode of ['dev', 'prod'] as const) {
+      const { outdir, samples } = await build({ mode });
+      expect(samples).toContain('hello');
+      const { server, url } = await serve_dir(outdir);
+      servers.push(server);
+      base_urls[mode] = url;
+    }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   });
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('renders its first frame and the canvas shows the clear colour', async () => {
-    const page = await browser!.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
-    const console_lines: string[] = [];
-    page.on('console', (m) => console_lines.push(`[${m.type()}] ${m.text()}`));
-    page.on('pageerror', (e) => console_lines.push(`[pageerror] ${e.message}`));
-    await page.goto(`${base_url}/hello/`);
-
-    // Wait for the first frame, or for the page to report an error in #status.
-    await page.waitForFunction(
-      () => document.body.dataset.frame === '1' || document.getElementById('status')?.classList.contains('error'),
-      undefined,
-      { timeout: 15_000 },
-    ).catch(() => undefined);
-    const frame = await page.evaluate(() => document.body.dataset.frame);
-    if (frame !== '1') {
-      const status = await page.locator('#status').textContent();
-      throw new Error(`hello sample did not render a frame. #status: ${status}\nconsole:\n${console_lines.join('\n')}`);
+  it('the production bundle carries none of the record guards, the development bundle all of them', () => {
+    const prod = readFileSync(join(out_dir('prod'), 'hello', 'main.js'), 'utf8');
+    const dev = readFileSync(join(out_dir('dev'), 'hello', 'main.js'), 'utf8');
+    for (const message of GUARD_MESSAGES) {
+      expect(dev, `dev bundle should keep '${message}'`).toContain(message);
+      expect(prod, `prod bundle should not contain '${message}'`).not.toContain(message);
     }
-
-    mkdirSync(TEST_OUTPUT_DIR, { recursive: true });
-    const screenshot_path = join(TEST_OUTPUT_DIR, 'hello.png');
-    await page.screenshot({ path: screenshot_path });
-    const box = await page.locator('#view').boundingBox();
-    expect(box).not.toBeNull();
-    const shot = decode_png(readFileSync(screenshot_path));
-    const cx = Math.round(box!.x + box!.width / 2);
-    const cy = Math.round(box!.y + box!.height / 2);
-    const i = (cy * shot.width + cx) * 4;
-    const actual = Array.from(shot.rgba.subarray(i, i + 3));
-    const expected = [CLEAR_COLOR.r, CLEAR_COLOR.g, CLEAR_COLOR.b].map((c) => Math.round(c * 255));
-    const ok = actual.every((v, k) => Math.abs(v - expected[k]!) <= 3);
-    expect(ok, `canvas centre (${cx}, ${cy}) is [${actual}], expected [${expected}] +/- 3; see ${screenshot_path}`).toBe(true);
-    await page.close();
   });
+
+  for (const mode of ['dev', 'prod'] as const) {
+    it(`${mode} build: renders through the GraphicsEngine and the canvas shows the sun, tonemapped`, async () => {
+      const page = await browser!.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
+      const console_lines: string[] = [];
+      page.on('console', (m) => console_lines.push(`[${m.type()}] ${m.text()}`));
+      page.on('pageerror', (e) => console_lines.push(`[pageerror] ${e.message}`));
+      await page.goto(`${base_urls[mode]}/hello/`);
+
+      // Wait for the first frame, or for the page to report an error in #status.
+      await page
+        .waitForFunction(
+          () => document.body.dataset.frame === '1' || document.getElementById('status')?.classList.contains('error'),
+          undefined,
+          { timeout: 20_000 },
+        )
+        .catch(() => undefined);
+      const frame = await page.evaluate(() => document.body.dataset.frame);
+      if (frame !== '1') {
+        const status = await page.locator('#status').textContent();
+        throw new Error(`hello sample (${mode}) did not render a frame. #status: ${status}\nconsole:\n${console_lines.join('\n')}`);
+      }
+
+      mkdirSync(TEST_OUTPUT_DIR, { recursive: true });
+      const screenshot_path = join(TEST_OUTPUT_DIR, `hello_${mode}.png`);
+      await page.screenshot({ path: screenshot_path });
+      const box = await page.locator('#view').boundingBox();
+      expect(box).not.toBeNull();
+      const shot = decode_png(readFileSync(screenshot_path));
+      const cx = Math.round(box!.x + box!.width / 2);
+      const cy = Math.round(box!.y + box!.height / 2);
+      const i = (cy * shot.width + cx) * 4;
+      const actual = Array.from(shot.rgba.subarray(i, i + 3));
+      const expected = SUN_CORE.map((c) => Math.round(tonemapped(c)));
+      const ok = actual.every((v, k) => Math.abs(v - expected[k]!) <= 4);
+      expect(ok, `canvas centre (${cx}, ${cy}) is [${actual}], expected [${expected}] +/- 4; see ${screenshot_path}`).toBe(true);
+      await page.close();
+    });
+  }
 });

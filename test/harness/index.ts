@@ -18,3 +18,4 @@ export {
 } from './read_texture.js';
 export { write_png, encode_png, decode_png, read_png, to_rgba8, PNG_SIGNATURE, type DecodedPng } from './png.js';
 export { expect_pixel, write_readback_png, TEST_OUTPUT_DIR } from './expect_pixels.js';
+export { tonemapped } from './tonemap_reference.js';

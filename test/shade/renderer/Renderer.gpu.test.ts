@@ -13,17 +13,10 @@ import { FullscreenEffect } from "../../../shade/renderer/fullscreen/FullscreenE
 import { Renderer } from "../../../shade/renderer/Renderer.js";
 import { TextureRenderTarget } from "../../../shade/renderer/target/TextureRenderTarget.js";
 import { TextureResourceDescriptor } from "../../../shade/device/graph/TextureResourceDescriptor.js";
-import { expect_pixel, read_texture, with_gpu_device } from "../../harness/index.js";
+import { expect_pixel, read_texture, tonemapped, with_gpu_device, write_readback_png } from "../../harness/index.js";
 
 const SIZE = 64;
 
-// JS reference of the tonemap step: ACES fit then sRGB, in 0..255
-function tonemapped(linear: number): number {
-    const x = Math.max(0, linear);
-    const aces = Math.min(1, Math.max(0, (x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14)));
-    const srgb = aces <= 0.0031308 ? aces * 12.92 : 1.055 * Math.pow(aces, 1 / 2.4) - 0.055;
-    return srgb * 255;
-}
 const SKY = [0.05, 0.07, 0.1];
 
 /** Draws a flat colour where `region` (WGSL bool of uv) holds, keeping the rest. */
@@ -170,6 +163,7 @@ describe("Renderer on Dawn", () => {
             const blue = new OverlayPainter("overlay b (left)", [0, 0, 1], "uv.x < 0.5");
             const { renderer, image } = await render_once(device, { taa: true }, [blue, red]);
             const name = "renderer_overlays";
+            write_readback_png(image, name);
             expect_pixel(image, 8, 8, [0, 0, 255], 1, name); // b over a
             expect_pixel(image, 56, 8, [255, 0, 0], 1, name); // a alone
             expect_pixel(image, 8, 56, [0, 0, 255], 1, name); // b alone
