@@ -9,6 +9,8 @@ import { RenderView } from "./extension/RenderView.js";
 import { GBufferStep } from "./steps/GBufferStep.js";
 import { LightingStep } from "./steps/LightingStep.js";
 import { TonemapStep } from "./steps/TonemapStep.js";
+import { TransparencyStep } from "./steps/TransparencyStep.js";
+import { Scene } from "./scene/Scene.js";
 import { UpscaleStep } from "./steps/UpscaleStep.js";
 import type { RenderTarget } from "./target/RenderTarget.js";
 
@@ -20,6 +22,8 @@ export interface RendererOptions {
     /** Internal resolution = output x scale, with TAA on. Default 0.75. */
     readonly resolution_scale?: number;
     readonly view?: RenderView;
+    /** What is drawn; a renderer made without one draws an empty scene (the sky). */
+    readonly scene?: Scene;
 }
 
 const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
@@ -36,6 +40,8 @@ export class Renderer {
     readonly graph: FrameGraph;
     readonly frame: FrameContext;
     readonly registry = new RenderExtensionRegistry();
+    /** Meshes and lights, drawn by the G-buffer, lighting and transparency steps. */
+    scene: Scene;
 
     /** Temporal upscale on/off; off means one resolution on both sides of the boundary. */
     feature_taa_enabled: boolean;
@@ -47,6 +53,7 @@ export class Renderer {
 
     readonly #gbuffer = new GBufferStep();
     readonly #lighting = new LightingStep();
+    readonly #transparency = new TransparencyStep(this.#gbuffer, this.#lighting.lights);
     readonly #upscale = new UpscaleStep();
     readonly #tonemap = new TonemapStep();
     readonly #command_buffers: GPUCommandBuffer[] = [];
@@ -57,10 +64,11 @@ export class Renderer {
         this.device = options.device;
         this.target = options.target;
         this.view = options.view ?? new RenderView();
+        this.scene = options.scene ?? new Scene();
         this.feature_taa_enabled = options.feature_taa_enabled ?? true;
         this.resolution_scale = options.resolution_scale ?? 0.75;
         this.graph = new FrameGraph(new GPUTextureAllocator(this.device));
-        this.frame = new FrameContext(this.graph, this.view);
+        this.frame = new FrameContext(this.graph, this.view, this.device);
         this.target.configure(this.device);
     }
 
@@ -110,14 +118,15 @@ export class Renderer {
             registry.record_phase(FramePhase.FrameStart, frame);
 
             frame.enter(FramePhase.AfterGBuffer);
-            this.#gbuffer.record(frame);
+            this.#gbuffer.record(frame, this.scene);
             registry.record_phase(FramePhase.AfterGBuffer, frame);
 
             frame.enter(FramePhase.AfterLighting);
-            this.#lighting.record(frame);
+            this.#lighting.record(frame, this.scene);
             registry.record_phase(FramePhase.AfterLighting, frame);
 
             frame.enter(FramePhase.AfterTransparency);
+            this.#transparency.record(frame, this.scene);
             registry.record_phase(FramePhase.AfterTransparency, frame);
 
             frame.enter(FramePhase.BeforePresent);

@@ -2,6 +2,7 @@
 
 export type ReadbackFormat =
   | 'rgba8unorm'
+  | 'rgba8uint'
   | 'rgba8unorm-srgb'
   | 'bgra8unorm'
   | 'r8unorm'
@@ -41,6 +42,7 @@ interface FormatInfo {
 
 const FORMATS: Record<ReadbackFormat, FormatInfo> = {
   'rgba8unorm': { bytes_per_texel: 4, channels: 4, kind: 'u8' },
+  'rgba8uint': { bytes_per_texel: 4, channels: 4, kind: 'u8' },
   'rgba8unorm-srgb': { bytes_per_texel: 4, channels: 4, kind: 'u8' },
   'bgra8unorm': { bytes_per_texel: 4, channels: 4, kind: 'u8', bgra: true },
   'r8unorm': { bytes_per_texel: 1, channels: 1, kind: 'u8' },

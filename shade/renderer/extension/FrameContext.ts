@@ -26,9 +26,21 @@ export class FrameContext implements FrameRecordHost {
     #serial = 0;
     #closed = true;
 
-    constructor(graph: FrameGraph, view: RenderView) {
+    readonly #device: GPUDevice | null;
+
+    constructor(graph: FrameGraph, view: RenderView, device: GPUDevice | null = null) {
         this.graph = graph;
         this.view = view;
+        this.#device = device;
+    }
+
+    /**
+     * The device this frame renders with, for GPU objects an extension owns across frames (keep them in a
+     * cache keyed by device: a restart or a lost device brings a new one).
+     */
+    get device(): GPUDevice {
+        if (this.#device === null) throw new Error("FrameContext.device: this frame has no GPU device (a device-independent test frame)");
+        return this.#device;
     }
 
     /** The phase now recording. */

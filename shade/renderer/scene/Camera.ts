@@ -25,9 +25,9 @@ export const CAMERA_BYTES = CAMERA_FLOATS * 4;
  * renderer bound it to (rebuilt on a new device), valid while a frame records.
  */
 export class Camera {
-    readonly position = vec3.fromValues(0, 2, 6);
-    readonly target = vec3.fromValues(0, 0, 0);
-    readonly up = vec3.fromValues(0, 1, 0);
+    readonly position: Float32Array = vec3.fromValues(0, 2, 6) as Float32Array;
+    readonly target: Float32Array = vec3.fromValues(0, 0, 0) as Float32Array;
+    readonly up: Float32Array = vec3.fromValues(0, 1, 0) as Float32Array;
     /** Vertical field of view, radians. */
     fov_y = Math.PI / 3;
     near = 0.1;

@@ -4,6 +4,12 @@ import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDes
 import type { FrameContext } from "../extension/FrameContext.js";
 import { GBufferTextures } from "../extension/GBufferTextures.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
+import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
+import { MaterialBindings } from "../mesh/MaterialBindings.js";
+import { MeshDrawList, type DrawRun } from "../mesh/MeshDrawList.js";
+import { MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
+import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
+import type { Scene } from "../scene/Scene.js";
 
 /** Formats of the G-buffer targets and depth. Two are integer formats: nothing may blend into them. */
 export const GBUFFER_FORMATS = {
@@ -16,29 +22,74 @@ export const GBUFFER_FORMATS = {
 
 const TARGET_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 
+const GBUFFER_WGSL = /* wgsl */ `
+${MESH_VERTEX_WGSL}
+@group(1) @binding(0) var base_sampler: sampler;
+@group(1) @binding(1) var base_texture: texture_2d<f32>;
+
+struct GBufferOut {
+    @location(0) albedo: vec4f,
+    @location(1) normal: vec4f,
+    @location(2) material: vec4u,
+    @location(3) object_id: u32,
+};
+
+@fragment
+fn fs_gbuffer(in: MeshVarying, @builtin(front_facing) front: bool) -> GBufferOut {
+    let o = objects[in.object];
+    // sampled for every object (uniform control flow); untextured materials bind a white texel
+    let texel = textureSample(base_texture, base_sampler, in.uv);
+    let albedo = o.base_color.rgb * texel.rgb;
+    var n = normalize(in.normal);
+    if (!front) { n = -n; }
+    var out: GBufferOut;
+    out.albedo = vec4f(albedo, 1.0);
+    out.normal = vec4f(n, o.params.x);
+    out.material = vec4u(u32(clamp(o.params.y, 0.0, 1.0) * 255.0 + 0.5), o.ids.z & 255u, o.ids.y & 255u, 0u);
+    out.object_id = o.ids.x;
+    return out;
+}
+`;
+
+interface DeviceState {
+    readonly pipeline: GPURenderPipeline;
+    readonly scene_layout: GPUBindGroupLayout;
+    readonly geometries: GPUGeometryCache;
+    readonly materials: MaterialBindings;
+    scene_group: GPUBindGroup | null;
+    scene_group_camera: GPUBuffer | null;
+    scene_group_generation: number;
+}
+
 /**
- * The G-buffer step: writes the four targets and depth at the internal resolution and publishes them as
- * `GBufferTextures` and `ViewTextures`. Here it clears them to the empty scene (sky albedo, up normals,
- * far depth); scene meshes are drawn into the same pass.
+ * The G-buffer step: draws the scene's opaque meshes into the four targets and depth at the internal
+ * resolution (per-object data in one storage buffer, equal meshes instanced) and publishes them as
+ * `GBufferTextures` and `ViewTextures`.
  */
 export class GBufferStep {
-    /** Albedo of pixels no mesh covers. */
+    /** Albedo of pixels no mesh covers (shown unlit as the sky). */
     readonly sky = { r: 0.05, g: 0.07, b: 0.1, a: 0 };
+    /** The frame's draws; the transparency step draws its blended runs. */
+    readonly draw_list = new MeshDrawList();
+    readonly objects = new ObjectBuffer();
 
     #albedo = -1;
     #normal = -1;
     #material = -1;
     #object_id = -1;
     #depth = -1;
+    #camera: GPUBuffer | null = null;
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "gbuffer", colorAttachments: this.#colors };
-    static readonly #up_normal: GPUColorDict = { r: 0, g: 1, b: 0, a: 1 };
+    readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
+    static readonly #up_normal: GPUColorDict = { r: 0, g: 1, b: 0, a: 0 };
 
-    record(frame: FrameContext): void {
+    record(frame: FrameContext, scene: Scene): void {
         const w = frame.resolution[0];
         const h = frame.resolution[1];
-        const graph = frame.graph;
-        const pass = graph.add("gbuffer", this, execute_gbuffer);
+        this.draw_list.build(scene, this.objects, frame.view.camera.position);
+        this.#camera = frame.view.camera.buffer;
+        const pass = frame.graph.add("gbuffer", this, execute_gbuffer);
         this.#albedo = pass.write(pass.create("gbuffer albedo", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.albedo, TARGET_USAGE)));
         this.#normal = pass.write(pass.create("gbuffer normal", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.normal, TARGET_USAGE)));
         this.#material = pass.write(pass.create("gbuffer material", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.material, TARGET_USAGE)));
@@ -53,8 +104,43 @@ export class GBufferStep {
         frame.create(ViewTextures).depth = this.#depth;
     }
 
+    /** The device's state: pipelines, geometry buffers, material bind groups (built once per device). */
+    device_state(device: GPUDevice): DeviceState {
+        let state = this.#per_device.get(device);
+        if (state === undefined) {
+            state = build_state(device);
+            this.#per_device.set(device, state);
+        }
+        return state;
+    }
+
+    /**
+     * Uploads this frame's objects and returns the bind group of camera + objects (rebuilt when either
+     * buffer is replaced). Called once a frame by the G-buffer pass; later passes use `state.scene_group`.
+     */
+    scene_group(device: GPUDevice, state: DeviceState): GPUBindGroup {
+        const objects = this.objects.upload(device);
+        const camera = this.#camera!;
+        if (state.scene_group === null || state.scene_group_camera !== camera || state.scene_group_generation !== this.objects.generation) {
+            state.scene_group = device.createBindGroup({
+                label: "mesh scene bind group",
+                layout: state.scene_layout,
+                entries: [
+                    { binding: 0, resource: { buffer: camera } },
+                    { binding: 1, resource: { buffer: objects } },
+                ],
+            });
+            state.scene_group_camera = camera;
+            state.scene_group_generation = this.objects.generation;
+        }
+        return state.scene_group;
+    }
+
     /** @internal */
     execute(resources: FrameGraphResources, execution: FrameExecution): void {
+        const device = execution.graphics;
+        const state = this.device_state(device);
+        const group = this.scene_group(device, state);
         const colors = this.#colors;
         colors[0] = resources.color_attachment(this.#albedo, this.sky);
         colors[1] = resources.color_attachment(this.#normal, GBufferStep.#up_normal);
@@ -62,8 +148,91 @@ export class GBufferStep {
         colors[3] = resources.color_attachment(this.#object_id);
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth, 1);
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
+        const list = this.draw_list;
+        if (list.opaque_run_count > 0) {
+            pass.setPipeline(state.pipeline);
+            pass.setBindGroup(0, group);
+            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count);
+        }
         pass.end();
     }
+}
+
+/** Draws runs with one pipeline already set: binds materials and geometry only when they change. */
+export function draw_runs(
+    pass: GPURenderPassEncoder,
+    state: { geometries: GPUGeometryCache; materials: MaterialBindings },
+    runs: readonly DrawRun[],
+    count: number,
+): void {
+    let bound_geometry: GPUGeometry | null = null;
+    let bound_material: unknown = null;
+    for (let i = 0; i < count; i++) {
+        const run = runs[i];
+        if (run.material !== bound_material) {
+            pass.setBindGroup(1, state.materials.group(run.material));
+            bound_material = run.material;
+        }
+        const geometry = state.geometries.get(run.geometry);
+        if (geometry !== bound_geometry) {
+            pass.setVertexBuffer(0, geometry.position);
+            pass.setVertexBuffer(1, geometry.normal);
+            pass.setVertexBuffer(2, geometry.uv);
+            pass.setIndexBuffer(geometry.index, geometry.index_format);
+            bound_geometry = geometry;
+        }
+        pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);
+    }
+}
+
+/** Vertex buffer layouts of mesh pipelines: positions, normals, uvs in separate buffers. */
+export const MESH_VERTEX_BUFFERS: GPUVertexBufferLayout[] = [
+    { arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: "float32x3" }] },
+    { arrayStride: 12, attributes: [{ shaderLocation: 1, offset: 0, format: "float32x3" }] },
+    { arrayStride: 8, attributes: [{ shaderLocation: 2, offset: 0, format: "float32x2" }] },
+];
+
+/** Layout of group 0 of mesh pipelines: camera uniform, objects storage. */
+export function make_scene_layout(device: GPUDevice): GPUBindGroupLayout {
+    return device.createBindGroupLayout({
+        label: "mesh scene bind group layout",
+        entries: [
+            { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } },
+            { binding: 1, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "read-only-storage" } },
+        ],
+    });
+}
+
+function build_state(device: GPUDevice): DeviceState {
+    const scene_layout = make_scene_layout(device);
+    const materials = new MaterialBindings(device);
+    const module = device.createShaderModule({ label: "gbuffer shader", code: GBUFFER_WGSL });
+    const pipeline = device.createRenderPipeline({
+        label: "gbuffer pipeline",
+        layout: device.createPipelineLayout({ label: "gbuffer pipeline layout", bindGroupLayouts: [scene_layout, materials.layout] }),
+        vertex: { module, entryPoint: "vs_mesh", buffers: MESH_VERTEX_BUFFERS },
+        fragment: {
+            module,
+            entryPoint: "fs_gbuffer",
+            targets: [
+                { format: GBUFFER_FORMATS.albedo },
+                { format: GBUFFER_FORMATS.normal },
+                { format: GBUFFER_FORMATS.material },
+                { format: GBUFFER_FORMATS.object_id },
+            ],
+        },
+        primitive: { topology: "triangle-list", cullMode: "back", frontFace: "ccw" },
+        depthStencil: { format: GBUFFER_FORMATS.depth, depthWriteEnabled: true, depthCompare: "less" },
+    });
+    return {
+        pipeline,
+        scene_layout,
+        geometries: new GPUGeometryCache(device),
+        materials,
+        scene_group: null,
+        scene_group_camera: null,
+        scene_group_generation: -1,
+    };
 }
 
 function execute_gbuffer(step: GBufferStep, resources: FrameGraphResources, execution: FrameExecution): void {

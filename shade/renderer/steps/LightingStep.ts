@@ -1,34 +1,172 @@
+import type { FrameExecution } from "../../device/graph/FrameExecution.js";
+import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
 import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDescriptor.js";
 import type { FrameContext } from "../extension/FrameContext.js";
 import { GBufferTextures } from "../extension/GBufferTextures.js";
 import { SceneColor } from "../extension/SceneColor.js";
-import { FullscreenEffect } from "../fullscreen/FullscreenEffect.js";
+import { ViewTextures } from "../extension/ViewTextures.js";
+import { LightsBuffer } from "../mesh/LightsBuffer.js";
+import { LIGHTING_WGSL } from "../mesh/mesh_wgsl.js";
+import { CAMERA_WGSL } from "../scene/Camera.js";
+import type { Scene } from "../scene/Scene.js";
 
 /** Format of the HDR scene colour. */
 export const SCENE_COLOR_FORMAT: GPUTextureFormat = "rgba16float";
 const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 
+const DEFERRED_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
+${LIGHTING_WGSL}
+@group(0) @binding(0) var<uniform> camera: CameraUniforms;
+@group(0) @binding(1) var<uniform> lights: Lights;
+@group(0) @binding(2) var albedo_target: texture_2d<f32>;
+@group(0) @binding(3) var normal_target: texture_2d<f32>;
+@group(0) @binding(4) var material_target: texture_2d<u32>;
+@group(0) @binding(5) var depth_target: texture_depth_2d;
+
+@vertex
+fn vs_main(@builtin(vertex_index) index: u32) -> @builtin(position) vec4f {
+    let xy = vec2f(f32((index << 1u) & 2u), f32(index & 2u));
+    return vec4f(xy * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs_main(@builtin(position) position: vec4f) -> @location(0) vec4f {
+    let pixel = vec2i(position.xy);
+    let albedo = textureLoad(albedo_target, pixel, 0).rgb;
+    let material = textureLoad(material_target, pixel, 0);
+    if ((material.y & 1u) == 0u) {
+        // nothing lit here (the sky, unlit surfaces): albedo is the radiance
+        return vec4f(albedo, 1.0);
+    }
+    let normal_roughness = textureLoad(normal_target, pixel, 0);
+    let depth = textureLoad(depth_target, pixel, 0);
+    let uv = (position.xy) * camera.viewport.zw;
+    let ndc = vec4f(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, depth, 1.0);
+    let world = camera.inverse_view_projection * ndc;
+    let p = world.xyz / world.w;
+    let n = normalize(normal_roughness.xyz);
+    let v = normalize(camera.position.xyz - p);
+    let metalness = f32(material.x) / 255.0;
+    let color = shade_surface(&lights, p, n, v, albedo, normal_roughness.w, metalness);
+    return vec4f(color, 1.0);
+}
+`;
+
+interface DeviceState {
+    readonly pipeline: GPURenderPipeline;
+    readonly layout: GPUBindGroupLayout;
+    // keyed by the resolved views and buffers: pooled textures are stable frame to frame
+    readonly groups: { keys: unknown[]; group: GPUBindGroup }[];
+}
+
 /**
- * The lighting step: reads the G-buffer and writes the HDR scene colour at the internal resolution, published
- * as `SceneColor`. Here it is unlit (albedo as radiance).
+ * Deferred lighting: shades every G-buffer pixel with the scene's directional light, up to 256 point lights
+ * (Cook-Torrance GGX) and the ambient term into the HDR scene colour at the internal resolution, published
+ * as `SceneColor`.
  */
 export class LightingStep {
-    readonly #effect = new FullscreenEffect({
-        label: "lighting",
-        inputs: 1,
-        format: SCENE_COLOR_FORMAT,
-        fragment: /* wgsl */ `fn effect(uv: vec2f) -> vec4f {
-            let albedo = load_input_0(vec2i(frag_coord));
-            return vec4f(albedo.rgb, 1.0);
-        }`,
-    });
+    readonly lights = new LightsBuffer();
+    #albedo = -1;
+    #normal = -1;
+    #material = -1;
+    #depth = -1;
+    #output = -1;
+    #scene: Scene | null = null;
+    #camera: GPUBuffer | null = null;
+    readonly #keys: unknown[] = [null, null, null, null, null, null];
+    readonly #colors: GPURenderPassColorAttachment[] = [];
+    readonly #descriptor: GPURenderPassDescriptor = { label: "lighting", colorAttachments: this.#colors };
+    readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
 
-    record(frame: FrameContext): void {
-        const albedo = frame.get(GBufferTextures).albedo;
-        const target = frame.graph.create(
+    record(frame: FrameContext, scene: Scene): void {
+        const g = frame.get(GBufferTextures);
+        this.#scene = scene;
+        this.#camera = frame.view.camera.buffer;
+        const pass = frame.graph.add("lighting", this, execute_lighting);
+        this.#albedo = pass.read(g.albedo);
+        this.#normal = pass.read(g.normal);
+        this.#material = pass.read(g.material);
+        this.#depth = pass.read(frame.get(ViewTextures).depth);
+        const target = pass.create(
             "scene colour",
             TextureResourceDescriptor.of(frame.resolution[0], frame.resolution[1], SCENE_COLOR_FORMAT, SCENE_USAGE),
         );
-        frame.create(SceneColor).color = this.#effect.graph_draw(frame.graph, target, albedo);
+        this.#output = pass.write(target);
+        frame.create(SceneColor).color = this.#output;
     }
+
+    /** @internal */
+    execute(resources: FrameGraphResources, execution: FrameExecution): void {
+        const device = execution.graphics;
+        let state = this.#per_device.get(device);
+        if (state === undefined) {
+            state = build_state(device);
+            this.#per_device.set(device, state);
+        }
+        const lights = this.lights.upload(device, this.#scene!);
+        const keys = this.#keys;
+        keys[0] = this.#camera;
+        keys[1] = lights;
+        keys[2] = resources.view(this.#albedo);
+        keys[3] = resources.view(this.#normal);
+        keys[4] = resources.view(this.#material);
+        keys[5] = resources.view(this.#depth);
+        this.#colors[0] = resources.color_attachment(this.#output);
+        const pass = execution.encoder.beginRenderPass(this.#descriptor);
+        pass.setPipeline(state.pipeline);
+        pass.setBindGroup(0, group_for(device, state, keys));
+        pass.draw(3);
+        pass.end();
+    }
+}
+
+function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUBindGroup {
+    outer: for (const entry of state.groups) {
+        for (let i = 0; i < keys.length; i++) if (entry.keys[i] !== keys[i]) continue outer;
+        return entry.group;
+    }
+    if (state.groups.length >= 16) state.groups.length = 0;
+    const group = device.createBindGroup({
+        label: "lighting bind group",
+        layout: state.layout,
+        entries: [
+            { binding: 0, resource: { buffer: keys[0] as GPUBuffer } },
+            { binding: 1, resource: { buffer: keys[1] as GPUBuffer } },
+            { binding: 2, resource: keys[2] as GPUTextureView },
+            { binding: 3, resource: keys[3] as GPUTextureView },
+            { binding: 4, resource: keys[4] as GPUTextureView },
+            { binding: 5, resource: keys[5] as GPUTextureView },
+        ],
+    });
+    state.groups.push({ keys: keys.slice(), group });
+    return group;
+}
+
+function build_state(device: GPUDevice): DeviceState {
+    const F = GPUShaderStage.FRAGMENT;
+    const layout = device.createBindGroupLayout({
+        label: "lighting bind group layout",
+        entries: [
+            { binding: 0, visibility: F, buffer: { type: "uniform" } },
+            { binding: 1, visibility: F, buffer: { type: "uniform" } },
+            { binding: 2, visibility: F, texture: { sampleType: "unfilterable-float" } },
+            { binding: 3, visibility: F, texture: { sampleType: "unfilterable-float" } },
+            { binding: 4, visibility: F, texture: { sampleType: "uint" } },
+            { binding: 5, visibility: F, texture: { sampleType: "depth" } },
+        ],
+    });
+    const module = device.createShaderModule({ label: "lighting shader", code: DEFERRED_WGSL });
+    const pipeline = device.createRenderPipeline({
+        label: "lighting pipeline",
+        layout: device.createPipelineLayout({ label: "lighting pipeline layout", bindGroupLayouts: [layout] }),
+        vertex: { module, entryPoint: "vs_main" },
+        fragment: { module, entryPoint: "fs_main", targets: [{ format: SCENE_COLOR_FORMAT }] },
+        primitive: { topology: "triangle-list" },
+    });
+    return { pipeline, layout, groups: [] };
+}
+
+function execute_lighting(step: LightingStep, resources: FrameGraphResources, execution: FrameExecution): void {
+    step.execute(resources, execution);
 }

@@ -1,0 +1,84 @@
+import { GeometryAttribute } from "./GeometryAttribute.js";
+
+/**
+ * A geometry's attributes: positions (xyz) and, optionally, a straight-alpha RGBA colour, a normal (xyz) and a
+ * uv (2 floats) per vertex. The dynamic mesh path reads position and colour; lit meshes read normal and uv.
+ */
+export interface GeometryAttributes {
+    position: GeometryAttribute;
+    color?: GeometryAttribute;
+    normal?: GeometryAttribute;
+    uv?: GeometryAttribute;
+}
+
+export interface GeometrySpec {
+    /** xyz per vertex. */
+    readonly position: Float32Array;
+    /** RGBA per vertex (4 floats, straight alpha), multiplied with the mesh colour. Optional. */
+    readonly color?: Float32Array;
+    /** xyz per vertex, unit length. Optional (lit meshes need it). */
+    readonly normal?: Float32Array;
+    /** 2 floats per vertex. Optional. */
+    readonly uv?: Float32Array;
+    /** Triangle list, three indices per triangle. */
+    readonly index: Uint16Array | Uint32Array;
+}
+
+/**
+ * A plain indexed triangle geometry, three.js-shaped: `attributes.position` (xyz), optional
+ * `attributes.color` (RGBA per vertex, straight alpha; RGB is not accepted), `normal` and `uv`, and an
+ * `index` (a triangle list).
+ *
+ * Nothing watches the arrays. Rewrite them (or replace them, even with a different length) and set
+ * `needsUpdate = true`; every renderer that draws the geometry uploads it before its next draw and clears
+ * the flag. Setting the flag bumps `version`, which is what renderers compare, so several batches or
+ * renderers sharing one geometry each see the change even though the first to upload clears the flag.
+ */
+export class Geometry {
+    readonly attributes: GeometryAttributes;
+    index: Uint16Array | Uint32Array;
+    #needs_update = false;
+    #version = 0;
+
+    constructor(spec: GeometrySpec) {
+        this.attributes = { position: new GeometryAttribute(spec.position, 3) };
+        const vertices = this.attributes.position.count;
+        if (spec.color !== undefined) this.attributes.color = per_vertex("color", spec.color, 4, vertices);
+        if (spec.normal !== undefined) this.attributes.normal = per_vertex("normal", spec.normal, 3, vertices);
+        if (spec.uv !== undefined) this.attributes.uv = per_vertex("uv", spec.uv, 2, vertices);
+        this.index = spec.index;
+        if (spec.index.length % 3 !== 0) {
+            throw new RangeError(`Geometry: the index is a triangle list; ${spec.index.length} indices is not a multiple of 3`);
+        }
+    }
+
+    /** True from `needsUpdate = true` until a renderer uploads the geometry. */
+    get needsUpdate(): boolean {
+        return this.#needs_update;
+    }
+
+    /** `true` asks every renderer drawing this geometry to upload it again; renderers set it back to false. */
+    set needsUpdate(value: boolean) {
+        if (value) this.#version++;
+        this.#needs_update = value;
+    }
+
+    /** Bumped by every `needsUpdate = true`. */
+    get version(): number {
+        return this.#version;
+    }
+
+    /** Vertices in the position attribute now. */
+    get vertex_count(): number {
+        return this.attributes.position.count;
+    }
+}
+
+function per_vertex(name: string, array: Float32Array, item_size: number, vertices: number): GeometryAttribute {
+    if (array.length !== vertices * item_size) {
+        throw new RangeError(
+            `Geometry: ${vertices} positions but ${array.length / item_size} ${name} values; ${name} is ${item_size} floats per vertex`,
+        );
+    }
+    return new GeometryAttribute(array, item_size);
+}

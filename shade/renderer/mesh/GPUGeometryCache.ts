@@ -1,0 +1,78 @@
+import type { Geometry } from "../geometry/Geometry.js";
+
+/** A geometry's buffers on one device. */
+export interface GPUGeometry {
+    position: GPUBuffer;
+    normal: GPUBuffer;
+    uv: GPUBuffer;
+    index: GPUBuffer;
+    index_format: GPUIndexFormat;
+    index_count: number;
+    version: number;
+    vertex_count: number;
+}
+
+/**
+ * Vertex and index buffers of static meshes' geometries on one device, uploaded the first time a geometry is
+ * drawn and again when its `version` moves (`needsUpdate = true`). A lost device takes the cache with it.
+ */
+export class GPUGeometryCache {
+    readonly device: GPUDevice;
+    readonly #entries = new WeakMap<Geometry, GPUGeometry>();
+
+    constructor(device: GPUDevice) {
+        this.device = device;
+    }
+
+    get(geometry: Geometry): GPUGeometry {
+        let entry = this.#entries.get(geometry);
+        if (entry !== undefined && entry.version === geometry.version) return entry;
+        const normal = geometry.attributes.normal;
+        const uv = geometry.attributes.uv;
+        if (normal === undefined) {
+            throw new Error(
+                "Mesh geometry has no normal attribute; lit meshes need normals (the make_*_geometry primitives have them)",
+            );
+        }
+        const vertex_count = geometry.vertex_count;
+        if (entry === undefined || entry.vertex_count < vertex_count || entry.index.size < geometry.index.byteLength) {
+            entry?.position.destroy();
+            entry?.normal.destroy();
+            entry?.uv.destroy();
+            entry?.index.destroy();
+            const make = (what: string, size: number, usage: number) =>
+                this.device.createBuffer({ label: `geometry ${what}`, size: Math.max(16, align4(size)), usage: usage | GPUBufferUsage.COPY_DST });
+            entry = {
+                position: make("positions", vertex_count * 12, GPUBufferUsage.VERTEX),
+                normal: make("normals", vertex_count * 12, GPUBufferUsage.VERTEX),
+                uv: make("uvs", vertex_count * 8, GPUBufferUsage.VERTEX),
+                index: make("indices", geometry.index.byteLength, GPUBufferUsage.INDEX),
+                index_format: "uint16",
+                index_count: 0,
+                version: -1,
+                vertex_count,
+            };
+            this.#entries.set(geometry, entry);
+        }
+        const queue = this.device.queue;
+        queue.writeBuffer(entry.position, 0, geometry.attributes.position.array);
+        queue.writeBuffer(entry.normal, 0, normal.array);
+        if (uv !== undefined) queue.writeBuffer(entry.uv, 0, uv.array);
+        const index = geometry.index;
+        if (index.byteLength % 4 === 0) queue.writeBuffer(entry.index, 0, index);
+        else {
+            // writeBuffer wants 4-byte multiples: an odd count of 16-bit indices goes through a padded copy
+            const padded = new Uint16Array(index.length + 1);
+            padded.set(index);
+            queue.writeBuffer(entry.index, 0, padded);
+        }
+        entry.index_format = index instanceof Uint32Array ? "uint32" : "uint16";
+        entry.index_count = index.length;
+        entry.version = geometry.version;
+        return entry;
+    }
+}
+
+function align4(n: number): number {
+    return (n + 3) & ~3;
+}

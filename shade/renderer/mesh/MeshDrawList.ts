@@ -1,0 +1,163 @@
+import { mat3 } from "gl-matrix";
+import type { Geometry } from "../geometry/Geometry.js";
+import type { Mesh } from "../scene/Mesh.js";
+import type { Scene } from "../scene/Scene.js";
+import type { StandardMaterial } from "../scene/StandardMaterial.js";
+import { OBJECT_FLOATS } from "./mesh_wgsl.js";
+import type { ObjectBuffer } from "./ObjectBuffer.js";
+
+/** Consecutive objects sharing geometry and material: one instanced draw. */
+export interface DrawRun {
+    geometry: Geometry;
+    material: StandardMaterial;
+    first: number;
+    count: number;
+}
+
+const FLAG_LIT = 1;
+const FLAG_TEXTURED = 2;
+
+let next_geometry_key = 1;
+const geometry_keys = new WeakMap<Geometry, number>();
+function geometry_key(g: Geometry): number {
+    let key = geometry_keys.get(g);
+    if (key === undefined) {
+        key = next_geometry_key++;
+        geometry_keys.set(g, key);
+    }
+    return key;
+}
+
+/**
+ * The frame's mesh draws. Opaque meshes are sorted by material then geometry (only when the scene's
+ * membership changes) and written to the object buffer in that order, so runs of equal meshes become one
+ * instanced draw. Blended meshes follow, sorted back to front every frame, one draw each.
+ */
+export class MeshDrawList {
+    readonly opaque_runs: DrawRun[] = [];
+    opaque_run_count = 0;
+    readonly blended_runs: DrawRun[] = [];
+    blended_run_count = 0;
+
+    readonly #sorted: Mesh[] = [];
+    #sorted_version = -1;
+    #sorted_scene: Scene | null = null;
+    readonly #blended: Mesh[] = [];
+    #blended_depth = new Float32Array(64);
+    readonly #normal = mat3.create();
+
+    /** Fills `objects` with this frame's meshes and rebuilds the runs. `eye` is the camera position. */
+    build(scene: Scene, objects: ObjectBuffer, eye: ArrayLike<number>): void {
+        if (scene !== this.#sorted_scene || scene.version !== this.#sorted_version) this.#sort(scene);
+        objects.clear();
+        this.opaque_run_count = 0;
+        this.#blended.length = 0;
+        let run: DrawRun | null = null;
+        const sorted = this.#sorted;
+        for (let i = 0; i < sorted.length; i++) {
+            const mesh = sorted[i];
+            if (!mesh.visible) continue;
+            if (mesh.material.transparency === "blended") {
+                this.#blended.push(mesh);
+                continue;
+            }
+            const slot = this.#write(objects, mesh);
+            if (run !== null && run.geometry === mesh.geometry && run.material === mesh.material) {
+                run.count++;
+            } else {
+                run = this.#run(this.opaque_runs, this.opaque_run_count++, mesh, slot);
+            }
+        }
+        this.#sort_back_to_front(eye);
+        this.blended_run_count = 0;
+        for (let i = 0; i < this.#blended.length; i++) {
+            const mesh = this.#blended[i];
+            this.#run(this.blended_runs, this.blended_run_count++, mesh, this.#write(objects, mesh));
+        }
+    }
+
+    #run(runs: DrawRun[], index: number, mesh: Mesh, first: number): DrawRun {
+        let run = runs[index];
+        if (run === undefined) {
+            run = { geometry: mesh.geometry, material: mesh.material, first, count: 1 };
+            runs.push(run);
+        } else {
+            run.geometry = mesh.geometry;
+            run.material = mesh.material;
+            run.first = first;
+            run.count = 1;
+        }
+        return run;
+    }
+
+    // writes one object's data; returns its index
+    #write(objects: ObjectBuffer, mesh: Mesh): number {
+        mesh.update_matrix();
+        const o = objects.push();
+        const f = objects.floats;
+        const u = objects.uints;
+        const m = mesh.world_matrix;
+        for (let k = 0; k < 16; k++) f[o + k] = m[k];
+        const n = mat3.normalFromMat4(this.#normal, m) ?? mat3.identity(this.#normal);
+        f[o + 16] = n[0];
+        f[o + 17] = n[1];
+        f[o + 18] = n[2];
+        f[o + 20] = n[3];
+        f[o + 21] = n[4];
+        f[o + 22] = n[5];
+        f[o + 24] = n[6];
+        f[o + 25] = n[7];
+        f[o + 26] = n[8];
+        const material = mesh.material;
+        const c = material.base_color;
+        f[o + 28] = c[0];
+        f[o + 29] = c[1];
+        f[o + 30] = c[2];
+        f[o + 31] = c[3];
+        f[o + 32] = material.roughness;
+        f[o + 33] = material.metalness;
+        u[o + 36] = mesh.object_id;
+        u[o + 37] = material.id;
+        u[o + 38] = FLAG_LIT | (material.base_color_texture !== null ? FLAG_TEXTURED : 0);
+        return o / OBJECT_FLOATS;
+    }
+
+    #sort(scene: Scene): void {
+        const sorted = this.#sorted;
+        sorted.length = 0;
+        for (let i = 0; i < scene.meshes.length; i++) sorted.push(scene.meshes[i]);
+        sorted.sort(by_material_then_geometry);
+        this.#sorted_scene = scene;
+        this.#sorted_version = scene.version;
+    }
+
+    // insertion sort on view distance: frame-coherent order makes it near linear, and it allocates nothing
+    #sort_back_to_front(eye: ArrayLike<number>): void {
+        const list = this.#blended;
+        if (this.#blended_depth.length < list.length) this.#blended_depth = new Float32Array(list.length * 2);
+        const depth = this.#blended_depth;
+        for (let i = 0; i < list.length; i++) {
+            const p = list[i].position;
+            const dx = p[0] - eye[0];
+            const dy = p[1] - eye[1];
+            const dz = p[2] - eye[2];
+            depth[i] = dx * dx + dy * dy + dz * dz;
+        }
+        for (let i = 1; i < list.length; i++) {
+            const mesh = list[i];
+            const d = depth[i];
+            let j = i - 1;
+            while (j >= 0 && depth[j] < d) {
+                list[j + 1] = list[j];
+                depth[j + 1] = depth[j];
+                j--;
+            }
+            list[j + 1] = mesh;
+            depth[j + 1] = d;
+        }
+    }
+}
+
+function by_material_then_geometry(a: Mesh, b: Mesh): number {
+    return a.material.id - b.material.id || geometry_key(a.geometry) - geometry_key(b.geometry);
+}

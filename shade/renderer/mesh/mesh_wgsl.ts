@@ -1,0 +1,123 @@
+import { CAMERA_WGSL } from "../scene/Camera.js";
+
+/** Floats per object in the object storage buffer (see `OBJECT_WGSL`). */
+export const OBJECT_FLOATS = 40;
+export const OBJECT_BYTES = OBJECT_FLOATS * 4;
+
+/** Per-object data, one entry per drawn mesh, indexed by instance index. */
+export const OBJECT_WGSL = /* wgsl */ `
+struct ObjectData {
+    model: mat4x4f,
+    // columns of the normal matrix (inverse transpose of the model's 3x3)
+    normal_0: vec4f,
+    normal_1: vec4f,
+    normal_2: vec4f,
+    base_color: vec4f,
+    // roughness, metalness, unused, unused
+    params: vec4f,
+    // object id, material id, flags (bit 0: lit, bit 1: textured), unused
+    ids: vec4u,
+};
+`;
+
+/** The vertex stage every mesh pass shares: camera at group 0 binding 0, objects at binding 1. */
+export const MESH_VERTEX_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
+${OBJECT_WGSL}
+@group(0) @binding(0) var<uniform> camera: CameraUniforms;
+@group(0) @binding(1) var<storage, read> objects: array<ObjectData>;
+
+struct MeshVarying {
+    @builtin(position) clip: vec4f,
+    @location(0) world_position: vec3f,
+    @location(1) normal: vec3f,
+    @location(2) uv: vec2f,
+    @location(3) @interpolate(flat) object: u32,
+};
+
+@vertex
+fn vs_mesh(
+    @location(0) position: vec3f,
+    @location(1) normal: vec3f,
+    @location(2) uv: vec2f,
+    @builtin(instance_index) object: u32,
+) -> MeshVarying {
+    let o = objects[object];
+    let world = o.model * vec4f(position, 1.0);
+    var out: MeshVarying;
+    out.clip = camera.view_projection * world;
+    out.world_position = world.xyz;
+    out.normal = mat3x3f(o.normal_0.xyz, o.normal_1.xyz, o.normal_2.xyz) * normal;
+    out.uv = uv;
+    out.object = object;
+    return out;
+}
+`;
+
+/** Bytes of the lights uniform block. */
+export const LIGHTS_BYTES = 64 + 256 * 32;
+
+/** Lights (group 1 binding 0 in lighting passes) and the physically based BRDF. */
+export const LIGHTING_WGSL = /* wgsl */ `
+struct PointLightData {
+    // xyz position, w range
+    position_range: vec4f,
+    // rgb colour x intensity
+    color: vec4f,
+};
+struct Lights {
+    // xyz direction the light travels, w unused
+    sun_direction: vec4f,
+    sun_color: vec4f,
+    ambient: vec4f,
+    // x: point light count
+    counts: vec4u,
+    points: array<PointLightData, 256>,
+};
+
+const PI = 3.14159265358979;
+
+// Cook-Torrance: GGX distribution, Smith-Schlick geometry, Schlick Fresnel; Lambert diffuse.
+fn brdf(n: vec3f, v: vec3f, l: vec3f, albedo: vec3f, roughness: f32, metalness: f32) -> vec3f {
+    let h = normalize(v + l);
+    let n_l = max(dot(n, l), 0.0);
+    let n_v = max(dot(n, v), 1e-4);
+    let n_h = max(dot(n, h), 0.0);
+    let v_h = max(dot(v, h), 0.0);
+    let r = clamp(roughness, 0.04, 1.0);
+    let a = r * r;
+    let a2 = a * a;
+    let d_denominator = n_h * n_h * (a2 - 1.0) + 1.0;
+    let d = a2 / (PI * d_denominator * d_denominator);
+    let k = (r + 1.0) * (r + 1.0) / 8.0;
+    let g = (n_v / (n_v * (1.0 - k) + k)) * (n_l / (n_l * (1.0 - k) + k));
+    let f0 = mix(vec3f(0.04), albedo, metalness);
+    let f = f0 + (vec3f(1.0) - f0) * pow(1.0 - v_h, 5.0);
+    let specular = d * g * f / (4.0 * n_v * n_l + 1e-4);
+    let diffuse = (vec3f(1.0) - f) * (1.0 - metalness) * albedo / PI;
+    return (diffuse + specular) * n_l;
+}
+
+// Inverse-square falloff windowed smoothly to zero at the light's range.
+fn point_attenuation(distance: f32, range: f32) -> f32 {
+    let ratio = distance / range;
+    let window = clamp(1.0 - ratio * ratio * ratio * ratio, 0.0, 1.0);
+    return window * window / max(distance * distance, 1e-4);
+}
+
+fn shade_surface(lights: ptr<uniform, Lights>, p: vec3f, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32) -> vec3f {
+    var color = (*lights).ambient.rgb * albedo;
+    let sun_l = -normalize((*lights).sun_direction.xyz);
+    color += brdf(n, v, sun_l, albedo, roughness, metalness) * (*lights).sun_color.rgb;
+    let count = min((*lights).counts.x, 256u);
+    for (var i = 0u; i < count; i++) {
+        let light = (*lights).points[i];
+        let to_light = light.position_range.xyz - p;
+        let distance = length(to_light);
+        if (distance >= light.position_range.w) { continue; }
+        let l = to_light / max(distance, 1e-4);
+        color += brdf(n, v, l, albedo, roughness, metalness) * light.color.rgb * point_attenuation(distance, light.position_range.w);
+    }
+    return color;
+}
+`;

@@ -1,0 +1,63 @@
+import { vec3 } from "gl-matrix";
+import { DirectionalLight } from "./DirectionalLight.js";
+import type { Mesh } from "./Mesh.js";
+import type { PointLight } from "./PointLight.js";
+
+/** Most point lights the lighting step shades per frame. */
+export const MAX_POINT_LIGHTS = 256;
+
+/**
+ * What the renderer draws: meshes, one directional light, up to `MAX_POINT_LIGHTS` point lights and an
+ * ambient term. `version` changes whenever membership changes, so draw lists are re-sorted only then.
+ */
+export class Scene {
+    readonly meshes: Mesh[] = [];
+    readonly sun = new DirectionalLight();
+    readonly point_lights: PointLight[] = [];
+    /** Linear RGB ambient radiance. */
+    readonly ambient: Float32Array = vec3.fromValues(0.03, 0.035, 0.045) as Float32Array;
+    #version = 0;
+    #next_id = 1;
+
+    get version(): number {
+        return this.#version;
+    }
+
+    add(mesh: Mesh): Mesh {
+        if (mesh.object_id !== 0) throw new Error(`Scene.add: mesh ${mesh.object_id} is already in a scene`);
+        mesh.object_id = this.#next_id++;
+        this.meshes.push(mesh);
+        this.#version++;
+        return mesh;
+    }
+
+    remove(mesh: Mesh): boolean {
+        const i = this.meshes.indexOf(mesh);
+        if (i === -1) return false;
+        this.meshes[i] = this.meshes[this.meshes.length - 1];
+        this.meshes.pop();
+        mesh.object_id = 0;
+        this.#version++;
+        return true;
+    }
+
+    add_point_light(light: PointLight): PointLight {
+        if (this.point_lights.length >= MAX_POINT_LIGHTS) {
+            throw new RangeError(`Scene.add_point_light: at most ${MAX_POINT_LIGHTS} point lights are shaded per frame`);
+        }
+        this.point_lights.push(light);
+        return light;
+    }
+
+    remove_point_light(light: PointLight): boolean {
+        const i = this.point_lights.indexOf(light);
+        if (i === -1) return false;
+        this.point_lights.splice(i, 1);
+        return true;
+    }
+
+    /** Call after changing a mesh's geometry or material so draw lists are re-sorted. */
+    mark_changed(): void {
+        this.#version++;
+    }
+}
