@@ -122,7 +122,11 @@ export class GraphicsEngine {
         }
         const adapter = await gpu.requestAdapter(this.#options.adapter_options);
         if (adapter === null) throw new Error("GraphicsEngine.start: no WebGPU adapter is available");
-        const device = await adapter.requestDevice(this.#options.device_descriptor);
+        // GPU timing per pass when the adapter can: asked for on top of what the caller requires
+        const descriptor = this.#options.device_descriptor ?? {};
+        const features = [...(descriptor.requiredFeatures ?? [])];
+        if (adapter.features.has("timestamp-query") && !features.includes("timestamp-query")) features.push("timestamp-query");
+        const device = await adapter.requestDevice({ ...descriptor, requiredFeatures: features });
         if (this.#state === "stopped") {
             device.destroy();
             return;

@@ -1,5 +1,6 @@
 import { FrameGraph } from "../device/graph/FrameGraph.js";
 import { GPUTextureAllocator } from "../device/graph/GPUTextureAllocator.js";
+import { GPUPassTimer } from "../device/graph/GPUPassTimer.js";
 import { FrameContext } from "./extension/FrameContext.js";
 import { FramePhase } from "./extension/FramePhase.js";
 import { PresentTarget } from "./extension/PresentTarget.js";
@@ -57,6 +58,10 @@ export class Renderer {
     readonly #upscale = new UpscaleStep();
     readonly #tonemap = new TonemapStep();
     readonly #command_buffers: GPUCommandBuffer[] = [];
+    // reused every frame: only the encoder changes
+    readonly #target: { graphics: GPUDevice; encoder: GPUCommandEncoder };
+    /** GPU time per pass (built-in steps and extensions' passes) when the device has `timestamp-query`. */
+    readonly timer: GPUPassTimer | null;
     #destroyed = false;
     #frames = 0;
 
@@ -69,6 +74,9 @@ export class Renderer {
         this.resolution_scale = options.resolution_scale ?? 0.75;
         this.graph = new FrameGraph(new GPUTextureAllocator(this.device));
         this.frame = new FrameContext(this.graph, this.view, this.device);
+        this.#target = { graphics: this.device, encoder: null as unknown as GPUCommandEncoder };
+        this.timer = this.device.features.has("timestamp-query") ? new GPUPassTimer(this.device) : null;
+        this.graph.timer = this.timer;
         this.target.configure(this.device);
     }
 
@@ -142,9 +150,12 @@ export class Renderer {
 
             if (graph.compile() > 0) {
                 const encoder = this.device.createCommandEncoder(encoder_descriptor);
-                graph.execute({ graphics: this.device, encoder });
+                this.#target.encoder = encoder;
+                graph.execute(this.#target);
+                const timing = this.timer?.end_frame(encoder) ?? null;
                 this.#command_buffers[0] = encoder.finish();
                 this.device.queue.submit(this.#command_buffers);
+                this.timer?.read(timing);
             }
             if (this.capture_graph_dump) this.last_frame_dot = graph.dump();
         } finally {
@@ -160,6 +171,7 @@ export class Renderer {
         if (this.#destroyed) return;
         this.#destroyed = true;
         this.graph.destroy();
+        this.timer?.destroy();
         this.target.release();
     }
 }

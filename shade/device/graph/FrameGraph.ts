@@ -1,6 +1,8 @@
 import { EPOCH_MASK, INDEX_BITS, INDEX_MASK, type FrameGraphHandle } from "./FrameGraphHandle.js";
 import { FramePassBuilder, type FramePassDeclarations, type WriteMode } from "./FramePassBuilder.js";
-import type { FrameExecution } from "./FrameExecution.js";
+import type { FrameExecutionTarget } from "./FrameExecution.js";
+import type { GPUPassTimer } from "./GPUPassTimer.js";
+import { PassExecution } from "./PassExecution.js";
 import type { FrameGraphResources } from "./FrameGraphResources.js";
 import { HandleNode } from "./HandleNode.js";
 import { PassNode, type FramePassExecute } from "./PassNode.js";
@@ -57,6 +59,13 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     readonly #scope_path: number[] = [];
     #running_pass = -1;
     readonly #accessor: FrameGraphResources;
+    readonly #execution = new PassExecution();
+
+    /**
+     * Times every executed pass on the GPU when set (see GPUPassTimer). The caller resolves the frame with
+     * `timer.end_frame(encoder)` after `execute` and reads it back after submitting.
+     */
+    timer: GPUPassTimer | null = null;
 
     constructor(allocator: TextureAllocator<T, V>) {
         this.pool = new TransientTexturePool(allocator);
@@ -342,13 +351,18 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
      * after it and nested in its scopes' groups. Transients are acquired from the pool before their first
      * pass and returned after their last. Compiles first if needed. Returns the number of passes run.
      */
-    execute(execution: FrameExecution): number {
+    execute(target: FrameExecutionTarget): number {
         if (this.#state === GraphState.Building) this.compile();
         if (this.#state === GraphState.Executed) {
             throw new Error("FrameGraph.execute: this frame already executed; reset() before recording the next one");
         }
         this.#state = GraphState.Executed;
-        const encoder = execution.encoder;
+        const encoder = target.encoder;
+        const execution = this.#execution;
+        execution.graphics = target.graphics;
+        execution.encoder = encoder;
+        execution.timer = this.timer;
+        this.timer?.begin_frame();
         const passes = this.#passes;
         const open = this.#open_scopes;
         open.length = 0;
@@ -362,6 +376,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                     resource.pooled = this.pool.acquire(resource.descriptor, resource.name);
                 }
                 encoder.pushDebugGroup(p.name);
+                execution.enter(p.name);
                 this.#running_pass = i;
                 p.execute!(p.data, this.#accessor, execution);
                 this.#running_pass = -1;

@@ -11,6 +11,8 @@ export function execute_frame_graph(graph: FrameGraph, device: GPUDevice): numbe
     if (graph.compile() === 0) return 0;
     const encoder = device.createCommandEncoder(encoder_descriptor);
     graph.execute({ graphics: device, encoder });
+    const timing = graph.timer?.end_frame(encoder) ?? null;
     device.queue.submit([encoder.finish()]);
+    graph.timer?.read(timing);
     return graph.executed_pass_count;
 }

@@ -127,6 +127,7 @@ function execute_fullscreen(slot: DrawSlot, resources: FrameGraphResources, exec
     views.length = slot.input_count;
     for (let i = 0; i < slot.input_count; i++) views[i] = resources.view(slot.inputs[i]);
     state.attachments[0] = resources.color_attachment(slot.output);
+    state.pass_descriptor.timestampWrites = execution.timestamp_writes;
     const pass = execution.encoder.beginRenderPass(state.pass_descriptor);
     pass.setPipeline(state.pipeline);
     pass.setBindGroup(0, bind_group_for(execution.graphics, state, slot.effect.label, views));

@@ -147,6 +147,7 @@ export class GBufferStep {
         colors[2] = resources.color_attachment(this.#material);
         colors[3] = resources.color_attachment(this.#object_id);
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth, 1);
+        this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         const list = this.draw_list;
         if (list.opaque_run_count > 0) {

@@ -113,6 +113,7 @@ export class LightingStep {
         keys[4] = resources.view(this.#material);
         keys[5] = resources.view(this.#depth);
         this.#colors[0] = resources.color_attachment(this.#output);
+        this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         pass.setPipeline(state.pipeline);
         pass.setBindGroup(0, group_for(device, state, keys));

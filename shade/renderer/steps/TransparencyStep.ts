@@ -86,6 +86,7 @@ export class TransparencyStep {
         }
         this.#colors[0] = resources.color_attachment(this.#color);
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth);
+        this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         pass.setPipeline(state.pipeline);
         // uploaded and built by the G-buffer pass earlier this frame

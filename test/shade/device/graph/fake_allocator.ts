@@ -1,6 +1,6 @@
 import type { TextureAllocator } from "../../../../shade/device/graph/TextureAllocator.js";
 import type { TextureResourceDescriptor } from "../../../../shade/device/graph/TextureResourceDescriptor.js";
-import type { FrameExecution } from "../../../../shade/device/graph/FrameExecution.js";
+import type { FrameExecutionTarget } from "../../../../shade/device/graph/FrameExecution.js";
 
 /** A fake texture: device-independent tests of the graph's logic only. */
 export interface FakeTexture {
@@ -33,7 +33,7 @@ export class FakeAllocator implements TextureAllocator<FakeTexture, string> {
 }
 
 /** FAKE execution (no GPU): an encoder that only logs debug groups. */
-export function fake_execution(log: string[] = []): FrameExecution & { log: string[] } {
+export function fake_execution(log: string[] = []): FrameExecutionTarget & { log: string[] } {
     const encoder = {
         pushDebugGroup(label: string) {
             log.push(`push ${label}`);

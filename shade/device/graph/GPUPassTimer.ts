@@ -1,0 +1,126 @@
+/** One pass's GPU time as last measured. */
+export interface PassTiming {
+    name: string;
+    /** Milliseconds between the pass's begin and end timestamps. */
+    ms: number;
+}
+
+const MAX_PASSES = 128;
+const RING = 3;
+
+interface Readback {
+    buffer: GPUBuffer;
+    busy: boolean;
+    count: number;
+    readonly names: string[];
+}
+
+/**
+ * GPU time per graph pass through `timestamp-query`: the graph hands each executed pass a
+ * `timestampWrites` for its render or compute pass (`execution.timestamp_writes`), resolves the queries at
+ * the end of the frame and reads them back a few frames later, without stalling. `timings` holds the latest
+ * complete frame. Needs a device created with the `timestamp-query` feature.
+ */
+export class GPUPassTimer {
+    readonly device: GPUDevice;
+    /** The latest frame's timings, in execution order; entries are reused. */
+    readonly timings: PassTiming[] = [];
+    timing_count = 0;
+
+    readonly #query_set: GPUQuerySet;
+    readonly #resolve: GPUBuffer;
+    readonly #ring: Readback[] = [];
+    readonly #writes: GPURenderPassTimestampWrites[] = [];
+    readonly #names: string[] = [];
+    #count = 0;
+
+    constructor(device: GPUDevice) {
+        if (!device.features.has("timestamp-query")) {
+            throw new Error("GPUPassTimer: the device was created without the 'timestamp-query' feature");
+        }
+        this.device = device;
+        this.#query_set = device.createQuerySet({ label: "pass timestamps", type: "timestamp", count: MAX_PASSES * 2 });
+        this.#resolve = device.createBuffer({
+            label: "pass timestamps resolve",
+            size: MAX_PASSES * 16,
+            usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+        });
+        for (let i = 0; i < RING; i++) {
+            this.#ring.push({
+                buffer: device.createBuffer({ label: `pass timestamps readback ${i}`, size: MAX_PASSES * 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+                busy: false,
+                count: 0,
+                names: [],
+            });
+        }
+        for (let i = 0; i < MAX_PASSES; i++) {
+            this.#writes.push({ querySet: this.#query_set, beginningOfPassWriteIndex: i * 2, endOfPassWriteIndex: i * 2 + 1 });
+        }
+    }
+
+    /** Starts a frame's measurements. */
+    begin_frame(): void {
+        this.#count = 0;
+    }
+
+    /** The timestamp writes for the next pass (named `name`), or undefined past the capacity. */
+    next(name: string): GPURenderPassTimestampWrites | undefined {
+        if (this.#count >= MAX_PASSES) return undefined;
+        this.#names[this.#count] = name;
+        return this.#writes[this.#count++];
+    }
+
+    /**
+     * Resolves this frame's queries and copies them to a free read-back buffer (skipped when all are still
+     * being read: a frame without numbers rather than a stall). Call after the last pass, before `finish`.
+     * Every pass handed a write must have used it: an unused index reads as garbage.
+     */
+    end_frame(encoder: GPUCommandEncoder): Readback | null {
+        if (this.#count === 0) return null;
+        let slot: Readback | null = null;
+        for (let i = 0; i < this.#ring.length; i++) {
+            if (!this.#ring[i].busy) {
+                slot = this.#ring[i];
+                break;
+            }
+        }
+        if (slot === null) return null;
+        encoder.resolveQuerySet(this.#query_set, 0, this.#count * 2, this.#resolve, 0);
+        encoder.copyBufferToBuffer(this.#resolve, 0, slot.buffer, 0, this.#count * 16);
+        slot.busy = true;
+        slot.count = this.#count;
+        for (let i = 0; i < this.#count; i++) slot.names[i] = this.#names[i];
+        return slot;
+    }
+
+    /** Starts reading a resolved frame back (call after submit with what `end_frame` returned). */
+    read(slot: Readback | null): void {
+        if (slot === null) return;
+        slot.buffer.mapAsync(GPUMapMode.READ).then(
+            () => {
+                const times = new BigUint64Array(slot.buffer.getMappedRange(0, slot.count * 16));
+                for (let i = 0; i < slot.count; i++) {
+                    let t = this.timings[i];
+                    if (t === undefined) {
+                        t = { name: "", ms: 0 };
+                        this.timings.push(t);
+                    }
+                    t.name = slot.names[i];
+                    t.ms = Number(times[i * 2 + 1] - times[i * 2]) / 1e6;
+                }
+                this.timing_count = slot.count;
+                slot.buffer.unmap();
+                slot.busy = false;
+            },
+            () => {
+                slot.busy = false; // a lost device: nothing to read
+            },
+        );
+    }
+
+    destroy(): void {
+        this.#query_set.destroy();
+        this.#resolve.destroy();
+        for (const slot of this.#ring) slot.buffer.destroy();
+    }
+}
