@@ -1,8 +1,13 @@
 import type { RenderTarget } from "./RenderTarget.js";
 
-/** A WebGPU canvas. Its drawing-buffer size (canvas.width/height) is the output resolution. */
+/**
+ * A WebGPU canvas. Its drawing-buffer size (canvas.width/height) is the output resolution. With
+ * `auto_resize` (the default) an on-page canvas follows its CSS size times the device pixel ratio, checked
+ * each frame, so a resized window renders at the new size from its next frame.
+ */
 export class CanvasRenderTarget implements RenderTarget {
     readonly canvas: HTMLCanvasElement | OffscreenCanvas;
+    auto_resize = true;
     #context: GPUCanvasContext | null = null;
     #format: GPUTextureFormat = "rgba8unorm";
 
@@ -24,6 +29,16 @@ export class CanvasRenderTarget implements RenderTarget {
 
     acquire(): GPUTexture {
         if (this.#context === null) throw new Error("CanvasRenderTarget.acquire before configure(device)");
+        const canvas = this.canvas;
+        if (this.auto_resize && typeof HTMLCanvasElement !== "undefined" && canvas instanceof HTMLCanvasElement) {
+            const ratio = globalThis.devicePixelRatio ?? 1;
+            const width = Math.round(canvas.clientWidth * ratio);
+            const height = Math.round(canvas.clientHeight * ratio);
+            if (width > 0 && height > 0 && (canvas.width !== width || canvas.height !== height)) {
+                canvas.width = width;
+                canvas.height = height;
+            }
+        }
         return this.#context.getCurrentTexture();
     }
 
