@@ -5,6 +5,7 @@ import type { GPUPassTimer } from "./GPUPassTimer.js";
 import { PassExecution } from "./PassExecution.js";
 import type { FrameGraphResources } from "./FrameGraphResources.js";
 import { HandleNode } from "./HandleNode.js";
+import { IndexList } from "./IndexList.js";
 import { PassNode, type FramePassExecute } from "./PassNode.js";
 import { ResourceNode } from "./ResourceNode.js";
 import type { TextureAllocator } from "./TextureAllocator.js";
@@ -54,9 +55,9 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     #executed_count = 0;
 
     // scratch, reused by compile and execute
-    readonly #cull_stack: number[] = [];
-    readonly #open_scopes: number[] = [];
-    readonly #scope_path: number[] = [];
+    readonly #cull_stack = new IndexList();
+    readonly #open_scopes = new IndexList();
+    readonly #scope_path = new IndexList();
     #running_pass = -1;
     readonly #accessor: FrameGraphResources;
     readonly #execution = new PassExecution();
@@ -265,13 +266,13 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         const passes = this.#passes;
         const handles = this.#handles;
         const stack = this.#cull_stack;
-        stack.length = 0;
+        stack.clear();
 
         for (let i = 0; i < this.#handle_count; i++) handles[i].live_consumers = handles[i].consumers;
         for (let i = 0; i < this.#pass_count; i++) {
             const p = passes[i];
             let count = p.side_effect ? 1 : 0;
-            for (let w = 0; w < p.writes.length; w++) count += handles[p.writes[w] & INDEX_MASK].consumers;
+            for (let w = 0; w < p.writes.length; w++) count += handles[p.writes.items[w] & INDEX_MASK].consumers;
             p.ref_count = count;
             if (count === 0) stack.push(i);
         }
@@ -303,10 +304,10 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         return executed;
     }
 
-    #release_inputs(inputs: number[], stack: number[]): void {
+    #release_inputs(inputs: IndexList, stack: IndexList): void {
         const handles = this.#handles;
         for (let k = 0; k < inputs.length; k++) {
-            const node = handles[inputs[k] & INDEX_MASK];
+            const node = handles[inputs.items[k] & INDEX_MASK];
             node.live_consumers--;
             if (node.writer !== -1) {
                 const writer = this.#passes[node.writer];
@@ -315,9 +316,9 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         }
     }
 
-    #extend_lifetimes(list: number[], pass: number): void {
+    #extend_lifetimes(list: IndexList, pass: number): void {
         for (let k = 0; k < list.length; k++) {
-            const resource = this.#resources[this.#handles[list[k] & INDEX_MASK].resource];
+            const resource = this.#resources[this.#handles[list.items[k] & INDEX_MASK].resource];
             if (resource.first_pass === -1) resource.first_pass = pass;
             resource.last_pass = pass;
         }
@@ -365,14 +366,14 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         this.timer?.begin_frame();
         const passes = this.#passes;
         const open = this.#open_scopes;
-        open.length = 0;
+        open.clear();
         try {
             for (let i = 0; i < this.#pass_count; i++) {
                 const p = passes[i];
                 if (p.culled) continue;
                 this.#enter_scope(encoder, p.scope);
                 for (let k = 0; k < p.acquire.length; k++) {
-                    const resource = this.#resources[p.acquire[k]];
+                    const resource = this.#resources[p.acquire.items[k]];
                     resource.pooled = this.pool.acquire(resource.descriptor, resource.name);
                 }
                 encoder.pushDebugGroup(p.name);
@@ -382,7 +383,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                 this.#running_pass = -1;
                 encoder.popDebugGroup();
                 for (let k = 0; k < p.release.length; k++) {
-                    const resource = this.#resources[p.release[k]];
+                    const resource = this.#resources[p.release.items[k]];
                     this.pool.release(resource.pooled!);
                 }
             }
@@ -397,18 +398,18 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     #enter_scope(encoder: GPUCommandEncoder, scope: number): void {
         const open = this.#open_scopes;
         const path = this.#scope_path;
-        path.length = 0;
+        path.clear();
         for (let s = scope; s !== -1; s = this.#scopes[s].parent) path.push(s);
         // path is leaf-first; compare against open (root-first)
         let common = 0;
-        while (common < open.length && common < path.length && open[common] === path[path.length - 1 - common]) common++;
+        while (common < open.length && common < path.length && open.items[common] === path.items[path.length - 1 - common]) common++;
         while (open.length > common) {
             open.pop();
             encoder.popDebugGroup();
         }
         for (let k = path.length - 1 - common; k >= 0; k--) {
-            open.push(path[k]);
-            encoder.pushDebugGroup(this.#scopes[path[k]].name);
+            open.push(path.items[k]);
+            encoder.pushDebugGroup(this.#scopes[path.items[k]].name);
         }
     }
 
@@ -474,6 +475,11 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         return (this.#epoch << INDEX_BITS) | index;
     }
 
+    /** True when `handle` is a handle of this frame (what `#handle_node` checks, without a message to build). */
+    #live_handle(handle: FrameGraphHandle): boolean {
+        return typeof handle === "number" && handle >= 0 && (handle | 0) === handle && handle >>> INDEX_BITS === this.#epoch && (handle & INDEX_MASK) < this.#handle_count;
+    }
+
     #handle_node(handle: FrameGraphHandle, what: string): HandleNode {
         if (typeof handle !== "number" || handle < 0 || (handle | 0) !== handle) {
             throw new TypeError(`FrameGraph.${what}: ${String(handle)} is not a frame graph handle (an unset record field is -1)`);
@@ -486,7 +492,8 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     }
 
     #checked_current(pass: number, handle: FrameGraphHandle, verb: string): HandleNode {
-        const node = this.#handle_node(handle, `${this.#passes[pass].name} ${verb}`);
+        // the message is built only when the handle is bad: a template literal here would be garbage per call
+        const node = this.#live_handle(handle) ? this.#handles[handle & INDEX_MASK] : this.#handle_node(handle, `${this.#passes[pass].name} ${verb}`);
         const resource = this.#resources[node.resource];
         if (resource.latest !== (handle & INDEX_MASK)) {
             const by = this.#handles[resource.latest].writer;
@@ -523,12 +530,14 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                 throw new Error(`Frame graph: resources.${verb} called outside a pass's execute`);
             }
             const p = graph.#passes[pass_index];
-            const node = graph.#handle_node(handle, `resources.${verb} in pass '${p.name}'`);
+            const node = graph.#live_handle(handle)
+                ? graph.#handles[handle & INDEX_MASK]
+                : graph.#handle_node(handle, `resources.${verb} in pass '${p.name}'`);
             if (!includes(p.reads, handle) && !includes(p.writes, handle)) {
                 const resource = graph.#resources[node.resource];
                 let newer = "";
                 for (let k = 0; k < p.writes.length; k++) {
-                    const w = graph.#handles[p.writes[k] & INDEX_MASK];
+                    const w = graph.#handles[p.writes.items[k] & INDEX_MASK];
                     if (w.resource === node.resource) newer = `; it was superseded by version ${w.version}, which this pass wrote`;
                 }
                 throw new Error(
@@ -585,7 +594,6 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     }
 }
 
-function includes(list: number[], value: number): boolean {
-    for (let i = 0; i < list.length; i++) if (list[i] === value) return true;
-    return false;
+function includes(list: IndexList, value: number): boolean {
+    return list.includes(value);
 }

@@ -1,6 +1,7 @@
 import type { FramePassBuilder } from "./FramePassBuilder.js";
 import type { FrameGraphResources } from "./FrameGraphResources.js";
 import type { FrameExecution } from "./FrameExecution.js";
+import { IndexList } from "./IndexList.js";
 
 /** What a pass runs when it survives culling. */
 export type FramePassExecute<D> = (data: D, resources: FrameGraphResources, execution: FrameExecution) => void;
@@ -15,14 +16,14 @@ export class PassNode {
     ref_count = 0;
     culled = false;
     /** Handles sampled or otherwise read explicitly. */
-    readonly reads: number[] = [];
+    readonly reads = new IndexList();
     /** Handles this pass produced (new versions). */
-    readonly writes: number[] = [];
+    readonly writes = new IndexList();
     /** Previous versions a write keeps (loads): consumed for ordering and culling, not touchable. */
-    readonly loads: number[] = [];
+    readonly loads = new IndexList();
     /** Resources to bring to life before the pass and to return to the pool after it. */
-    readonly acquire: number[] = [];
-    readonly release: number[] = [];
+    readonly acquire = new IndexList();
+    readonly release = new IndexList();
 
     builder!: FramePassBuilder;
 
@@ -34,10 +35,10 @@ export class PassNode {
         this.side_effect = false;
         this.ref_count = 0;
         this.culled = false;
-        this.reads.length = 0;
-        this.writes.length = 0;
-        this.loads.length = 0;
-        this.acquire.length = 0;
-        this.release.length = 0;
+        this.reads.clear();
+        this.writes.clear();
+        this.loads.clear();
+        this.acquire.clear();
+        this.release.clear();
     }
 }

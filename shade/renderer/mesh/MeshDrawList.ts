@@ -42,7 +42,9 @@ export class MeshDrawList {
     readonly #sorted: Mesh[] = [];
     #sorted_version = -1;
     #sorted_scene: Scene | null = null;
+    // cleared by count: `length = 0` would make V8 drop the backing store and the next push allocate one
     readonly #blended: Mesh[] = [];
+    #blended_count = 0;
     #blended_depth = new Float32Array(64);
     readonly #normal = mat3.create();
 
@@ -51,14 +53,14 @@ export class MeshDrawList {
         if (scene !== this.#sorted_scene || scene.version !== this.#sorted_version) this.#sort(scene);
         objects.clear();
         this.opaque_run_count = 0;
-        this.#blended.length = 0;
+        this.#blended_count = 0;
         let run: DrawRun | null = null;
         const sorted = this.#sorted;
         for (let i = 0; i < sorted.length; i++) {
             const mesh = sorted[i];
             if (!mesh.visible) continue;
             if (mesh.material.transparency === "blended") {
-                this.#blended.push(mesh);
+                this.#blended[this.#blended_count++] = mesh;
                 continue;
             }
             const slot = this.#write(objects, mesh);
@@ -70,7 +72,7 @@ export class MeshDrawList {
         }
         this.#sort_back_to_front(eye);
         this.blended_run_count = 0;
-        for (let i = 0; i < this.#blended.length; i++) {
+        for (let i = 0; i < this.#blended_count; i++) {
             const mesh = this.#blended[i];
             this.#run(this.blended_runs, this.blended_run_count++, mesh, this.#write(objects, mesh));
         }
@@ -134,16 +136,17 @@ export class MeshDrawList {
     // insertion sort on view distance: frame-coherent order makes it near linear, and it allocates nothing
     #sort_back_to_front(eye: ArrayLike<number>): void {
         const list = this.#blended;
-        if (this.#blended_depth.length < list.length) this.#blended_depth = new Float32Array(list.length * 2);
+        const n = this.#blended_count;
+        if (this.#blended_depth.length < n) this.#blended_depth = new Float32Array(n * 2);
         const depth = this.#blended_depth;
-        for (let i = 0; i < list.length; i++) {
+        for (let i = 0; i < n; i++) {
             const p = list[i].position;
             const dx = p[0] - eye[0];
             const dy = p[1] - eye[1];
             const dz = p[2] - eye[2];
             depth[i] = dx * dx + dy * dy + dz * dz;
         }
-        for (let i = 1; i < list.length; i++) {
+        for (let i = 1; i < n; i++) {
             const mesh = list[i];
             const d = depth[i];
             let j = i - 1;
