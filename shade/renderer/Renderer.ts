@@ -119,7 +119,8 @@ export class Renderer {
         const frame = this.frame;
         const graph = this.graph;
         const registry = this.registry;
-        this.view.camera.update(internal_w, internal_h);
+        if (this.feature_taa_enabled) this.#upscale.jitter_camera(this.view.camera, this.#frames, internal_w, internal_h);
+        else this.view.camera.update(internal_w, internal_h);
         this.view.camera.bind(this.device);
         frame.begin(internal_w, internal_h, output_w, output_h);
         try {
