@@ -160,4 +160,29 @@ describe("deferred renderer on Dawn", () => {
             renderer.destroy();
         });
     });
+
+    it("a base-colour texture multiplies the material colour in the G-buffer", async () => {
+        await with_gpu_device(async (device, track) => {
+            // 2x2 texels: red, green / blue, white
+            const texture = track(
+                device.createTexture({ label: "checker", size: [2, 2], format: "rgba8unorm", usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST }),
+            );
+            const texels = new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]);
+            device.queue.writeTexture({ texture }, texels, { bytesPerRow: 8 }, [2, 2]);
+            const scene = new Scene();
+            const quad = scene.add(new Mesh(make_plane_geometry(4, 4), new StandardMaterial({ base_color: [1, 1, 1, 1], base_color_texture: texture })));
+            quad.rotation.set([Math.SQRT1_2, 0, 0, Math.SQRT1_2]); // faces the camera; uv (0,0) at top-left
+            const { renderer } = renderer_for(device, scene);
+            const albedo = renderer.add_extension(capture("capture albedo", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).albedo));
+            renderer.render_frame();
+            const a = await read_texture(device, albedo.texture!);
+            write_readback_png(a, "textured_quad");
+            const name = "textured_quad";
+            expect_pixel(a, 16, 16, [255, 0, 0], 16, name);
+            expect_pixel(a, 48, 16, [0, 255, 0], 16, name);
+            expect_pixel(a, 16, 48, [0, 0, 255], 16, name);
+            expect_pixel(a, 48, 48, [255, 255, 255], 16, name);
+            renderer.destroy();
+        });
+    });
 });
