@@ -179,9 +179,9 @@ describe("deferred renderer on Dawn", () => {
             write_readback_png(a, "textured_quad");
             const name = "textured_quad";
             expect_pixel(a, 16, 16, [255, 0, 0], 16, name);
-            expect_pixel(a, 48, 16, [0, 255, 0], 16, name);
-            expect_pixel(a, 16, 48, [0, 0, 255], 16, name);
-            expect_pixel(a, 48, 48, [255, 255, 255], 16, name);
+            expect_pixel(a, 47, 16, [0, 255, 0], 16, name);
+            expect_pixel(a, 16, 47, [0, 0, 255], 16, name);
+            expect_pixel(a, 47, 47, [255, 255, 255], 16, name);
             renderer.destroy();
         });
     });
