@@ -68,6 +68,12 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
      */
     timer: GPUPassTimer | null = null;
 
+    /**
+     * Wrap each pass and scope in a GPU debug group (for RenderDoc, PIX, browser captures). On in development
+     * builds, off in production ones, where the extra encoder calls are pure overhead; set it to choose.
+     */
+    debug_groups: boolean = __SHADE_DEBUG__;
+
     constructor(allocator: TextureAllocator<T, V>) {
         this.pool = new TransientTexturePool(allocator);
         this.#accessor = this.#make_accessor();
@@ -376,12 +382,12 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                     const resource = this.#resources[p.acquire.items[k]];
                     resource.pooled = this.pool.acquire(resource.descriptor, resource.name);
                 }
-                encoder.pushDebugGroup(p.name);
+                if (this.debug_groups) encoder.pushDebugGroup(p.name);
                 execution.enter(p.name);
                 this.#running_pass = i;
                 p.execute!(p.data, this.#accessor, execution);
                 this.#running_pass = -1;
-                encoder.popDebugGroup();
+                if (this.debug_groups) encoder.popDebugGroup();
                 for (let k = 0; k < p.release.length; k++) {
                     const resource = this.#resources[p.release.items[k]];
                     this.pool.release(resource.pooled!);
@@ -396,6 +402,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
 
     // Moves the open debug groups from the previous pass's scope chain to this pass's.
     #enter_scope(encoder: GPUCommandEncoder, scope: number): void {
+        if (!this.debug_groups) return;
         const open = this.#open_scopes;
         const path = this.#scope_path;
         path.clear();

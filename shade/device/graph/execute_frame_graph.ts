@@ -1,6 +1,9 @@
 import type { FrameGraph } from "./FrameGraph.js";
 
 const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame graph" };
+// reused call to call: this runs every frame
+const target = { graphics: null as unknown as GPUDevice, encoder: null as unknown as GPUCommandEncoder };
+const command_buffers: GPUCommandBuffer[] = [];
 
 /**
  * Compiles and runs a graph on its own command encoder and submits it. When culling leaves no pass, no
@@ -10,9 +13,12 @@ const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame graph" }
 export function execute_frame_graph(graph: FrameGraph, device: GPUDevice): number {
     if (graph.compile() === 0) return 0;
     const encoder = device.createCommandEncoder(encoder_descriptor);
-    graph.execute({ graphics: device, encoder });
+    target.graphics = device;
+    target.encoder = encoder;
+    graph.execute(target);
     const timing = graph.timer?.end_frame(encoder) ?? null;
-    device.queue.submit([encoder.finish()]);
+    command_buffers[0] = encoder.finish();
+    device.queue.submit(command_buffers);
     graph.timer?.read(timing);
     return graph.executed_pass_count;
 }
