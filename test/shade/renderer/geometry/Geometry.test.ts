@@ -1,0 +1,52 @@
+// Geometry, GeometryAttribute and make_box_geometry (no GPU).
+import { describe, expect, it } from "vitest";
+import { Geometry } from "../../../../shade/renderer/geometry/Geometry.js";
+import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
+
+describe("Geometry", () => {
+    it("needsUpdate = true bumps version; a renderer clearing the flag does not", () => {
+        const g = new Geometry({ position: new Float32Array(9), index: Uint16Array.of(0, 1, 2) });
+        expect([g.needsUpdate, g.version, g.vertex_count]).toEqual([false, 0, 3]);
+        g.needsUpdate = true;
+        g.needsUpdate = true;
+        expect([g.needsUpdate, g.version]).toEqual([true, 2]);
+        g.needsUpdate = false;
+        expect([g.needsUpdate, g.version]).toEqual([false, 2]);
+    });
+
+    it("names what is wrong with its arrays", () => {
+        expect(() => new Geometry({ position: new Float32Array(8), index: Uint16Array.of(0, 1, 2) })).toThrow(/whole number of 3-float items/);
+        expect(() => new Geometry({ position: new Float32Array(9), index: Uint16Array.of(0, 1) })).toThrow(/not a multiple of 3/);
+        expect(() => new Geometry({ position: new Float32Array(9), color: new Float32Array(9), index: Uint16Array.of(0, 1, 2) })).toThrow(
+            /3 positions but 2.25 color values; color is 4 floats per vertex/,
+        );
+    });
+});
+
+describe("make_box_geometry", () => {
+    it("is 24 vertices and 36 indices, centred, sized, with every triangle facing out (counter-clockwise from outside)", () => {
+        const g = make_box_geometry(2, 4, 6);
+        const p = g.attributes.position.array;
+        expect(g.vertex_count).toBe(24);
+        expect(g.index.length).toBe(36);
+        expect(g.index).toBeInstanceOf(Uint16Array);
+        for (let axis = 0; axis < 3; axis++) {
+            const values = Array.from({ length: 24 }, (_, v) => p[v * 3 + axis]);
+            expect(Math.min(...values)).toBe(-[1, 2, 3][axis]);
+            expect(Math.max(...values)).toBe([1, 2, 3][axis]);
+        }
+        const n = g.attributes.normal!.array;
+        for (let t = 0; t < 12; t++) {
+            const [a, b, c] = [g.index[t * 3], g.index[t * 3 + 1], g.index[t * 3 + 2]];
+            const e1 = [0, 1, 2].map((k) => p[b * 3 + k] - p[a * 3 + k]);
+            const e2 = [0, 1, 2].map((k) => p[c * 3 + k] - p[a * 3 + k]);
+            const cross = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+            const centre = [0, 1, 2].map((k) => (p[a * 3 + k] + p[b * 3 + k] + p[c * 3 + k]) / 3);
+            // the winding normal points away from the box's centre, and agrees with the stored normal
+            expect(cross[0] * centre[0] + cross[1] * centre[1] + cross[2] * centre[2]).toBeGreaterThan(0);
+            expect(cross[0] * n[a * 3] + cross[1] * n[a * 3 + 1] + cross[2] * n[a * 3 + 2]).toBeGreaterThan(0);
+        }
+        expect(g.attributes.uv!.count).toBe(24);
+        expect(g.attributes.color).toBeUndefined();
+    });
+});
