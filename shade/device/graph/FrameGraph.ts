@@ -585,9 +585,12 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
             depth_attachment(handle, clear_depth) {
                 const node = touched(handle, "depth_attachment");
                 const p = graph.#passes[graph.#running_pass];
+                // formats with a stencil aspect need its ops (or its read-only flag) stated too
+                const stencil = has_stencil(graph.#resources[node.resource].descriptor.format);
                 if (!includes(p.writes, handle)) {
                     const a = node.depth_read_only_attachment;
                     a.view = view_of(node) as unknown as GPUTextureView;
+                    a.stencilReadOnly = stencil ? true : undefined;
                     return a;
                 }
                 const a = node.depth_attachment;
@@ -595,10 +598,17 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                 a.depthLoadOp = node.load ? "load" : "clear";
                 a.depthStoreOp = graph.#store_op(node);
                 a.depthClearValue = clear_depth ?? 1;
+                a.stencilLoadOp = stencil ? a.depthLoadOp : undefined;
+                a.stencilStoreOp = stencil ? a.depthStoreOp : undefined;
+                a.stencilClearValue = stencil ? 0 : undefined;
                 return a;
             },
         };
     }
+}
+
+function has_stencil(format: GPUTextureFormat): boolean {
+    return format === "depth24plus-stencil8" || format === "depth32float-stencil8" || format === "stencil8";
 }
 
 function includes(list: IndexList, value: number): boolean {

@@ -119,4 +119,29 @@ describe("frame graph on Dawn", () => {
             expect_pixel(image, 32, 32, [77, 77, 77, 77], 0, "frame_graph_no_work");
         });
     });
+
+    it("depth attachments of a stencil format get stencil ops when written and stencil read-only when read", async () => {
+        await with_gpu_device(async (device, track) => {
+            const target = track(device.createTexture({ size: [8, 8], format: "rgba8unorm", usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC }));
+            const graph = new FrameGraph(new GPUTextureAllocator(device));
+            const depth_shape = TextureResourceDescriptor.from({ resolution: [8, 8], format: "depth24plus-stencil8", usage: 0x10 });
+            const p1 = graph.add("depth prepass", null, (_d, resources, execution) => {
+                const pass = execution.encoder.beginRenderPass({ colorAttachments: [], depthStencilAttachment: resources.depth_attachment(d1) });
+                pass.end();
+            });
+            const d1 = p1.write(p1.create("depth stencil", depth_shape));
+            const color = graph.import_texture("target", target);
+            const p2 = graph.add("depth tested", null, (_d, resources, execution) => {
+                const pass = execution.encoder.beginRenderPass({
+                    colorAttachments: [resources.color_attachment(c1)],
+                    depthStencilAttachment: resources.depth_attachment(d1),
+                });
+                pass.end();
+            });
+            p2.read(d1);
+            const c1 = p2.write(color);
+            expect(execute_frame_graph(graph, device)).toBe(2);
+            graph.destroy();
+        });
+    });
 });
