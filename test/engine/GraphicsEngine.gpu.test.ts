@@ -125,4 +125,45 @@ describe("GraphicsEngine", () => {
         expect(() => engine.add_extension(new B())).toThrow("add_extension('b') at BeforePresent closes an ordering cycle");
         expect(engine.extension_count(FramePhase.BeforePresent)).toBe(1);
     });
+
+    it("a WGSL compile error names the effect and the line, and the engine renders again once the extension is removed", async () => {
+        const errors: Error[] = [];
+        const { engine, target } = make_engine(errors);
+        class Broken extends RenderExtension {
+            name = "broken";
+            phase = FramePhase.AfterTransparency;
+            readonly effect = new FullscreenEffect({
+                label: "broken effect",
+                inputs: 0,
+                format: "rgba16float",
+                fragment: `fn effect(uv: vec2f) -> vec4f { return vec4f(uv, not_a_variable, 1.0); }`,
+            });
+            record(frame: FrameContext): void {
+                const scene = frame.get(SceneColor);
+                scene.color = this.effect.graph_draw(frame.graph, scene.color, undefined, undefined, undefined, undefined, "load");
+            }
+        }
+        const stripe = engine.add_extension(new GreenStripe());
+        const broken = engine.add_extension(new Broken());
+        await engine.start();
+        engine.render(); // the pipeline is invalid until the compilation info arrives: a GPU error is reported
+        await engine.device!.queue.onSubmittedWorkDone();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        let caught: Error | null = null;
+        try {
+            engine.render();
+        } catch (e) {
+            caught = e as Error;
+        }
+        expect(caught?.message).toBe("Frame graph: pass 'broken effect' (in scope 'broken') failed to execute");
+        const cause = caught?.cause as Error;
+        expect(cause.message).toMatch(/^FullscreenEffect 'broken effect': its WGSL does not compile:\n  line \d+:\d+: .*not_a_variable/);
+        expect(cause.message).toContain("return vec4f(uv, not_a_variable, 1.0);");
+        expect(errors.length).toBeGreaterThan(0); // the first frame's invalid pipeline, reported through on_error
+        engine.remove_extension(broken);
+        expect(engine.render()).toBe(true);
+        await expect_stripe(engine, target, "engine_after_wgsl_error");
+        expect(stripe.records).toBeGreaterThanOrEqual(3);
+        await engine.stop();
+    });
 });

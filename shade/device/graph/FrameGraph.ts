@@ -385,7 +385,12 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                 if (this.debug_groups) encoder.pushDebugGroup(p.name);
                 execution.enter(p.name);
                 this.#running_pass = i;
-                p.execute!(p.data, this.#accessor, execution);
+                try {
+                    p.execute!(p.data, this.#accessor, execution);
+                } catch (error) {
+                    const scope = p.scope === -1 ? "" : ` (in scope '${this.#scopes[p.scope].name}')`;
+                    throw new Error(`Frame graph: pass '${p.name}'${scope} failed to execute`, { cause: error });
+                }
                 this.#running_pass = -1;
                 if (this.debug_groups) encoder.popDebugGroup();
                 for (let k = 0; k < p.release.length; k++) {

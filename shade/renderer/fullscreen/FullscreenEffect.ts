@@ -37,6 +37,8 @@ interface DeviceState {
     readonly bind_groups: { views: GPUTextureView[]; group: GPUBindGroup }[];
     readonly pass_descriptor: GPURenderPassDescriptor;
     readonly attachments: GPURenderPassColorAttachment[];
+    /** Set once the shader's compilation info reports an error: drawing then throws it. */
+    compile_error: Error | null;
 }
 
 const MAX_INPUTS = 4;
@@ -123,6 +125,7 @@ export class FullscreenEffect {
 
 function execute_fullscreen(slot: DrawSlot, resources: FrameGraphResources, execution: FrameExecution): void {
     const state = slot.effect.state(execution.graphics);
+    if (state.compile_error !== null) throw state.compile_error;
     const views = slot.views;
     views.length = slot.input_count;
     for (let i = 0; i < slot.input_count; i++) views[i] = resources.view(slot.inputs[i]);
@@ -152,7 +155,8 @@ function bind_group_for(device: GPUDevice, state: DeviceState, label: string, vi
 }
 
 function build_device_state(device: GPUDevice, options: FullscreenEffectOptions): DeviceState {
-    const module = device.createShaderModule({ label: `${options.label} shader`, code: fullscreen_wgsl(options) });
+    const code = fullscreen_wgsl(options);
+    const module = device.createShaderModule({ label: `${options.label} shader`, code });
     // explicit, so that an effect using only load_input_N still matches the sampler binding
     const layout_entries: GPUBindGroupLayoutEntry[] = [
         { binding: 0, visibility: GPUShaderStage.FRAGMENT, sampler: { type: "filtering" } },
@@ -180,14 +184,32 @@ function build_device_state(device: GPUDevice, options: FullscreenEffectOptions)
         addressModeV: "clamp-to-edge",
     });
     const attachments: GPURenderPassColorAttachment[] = [];
-    return {
+    const state: DeviceState = {
         pipeline,
         layout,
         sampler,
         bind_groups: [],
         attachments,
         pass_descriptor: { label: options.label, colorAttachments: attachments },
+        compile_error: null,
     };
+    void module.getCompilationInfo().then(
+        (info) => {
+            const errors = info.messages.filter((m) => m.type === "error");
+            if (errors.length > 0) state.compile_error = wgsl_error(options.label, code, errors);
+        },
+        () => {}, // a lost device: nothing to report here
+    );
+    return state;
+}
+
+// Names the effect and quotes each failing line of the generated WGSL, so the error points at the user's fragment.
+function wgsl_error(label: string, code: string, errors: readonly GPUCompilationMessage[]): Error {
+    const lines = code.split("\n");
+    const detail = errors
+        .map((m) => `  line ${m.lineNum}:${m.linePos}: ${m.message}\n    ${(lines[m.lineNum - 1] ?? "").trim()}`)
+        .join("\n");
+    return new Error(`FullscreenEffect '${label}': its WGSL does not compile:\n${detail}`);
 }
 
 /** The WGSL of a fullscreen effect: a covering triangle, the input bindings and their helpers. */
