@@ -385,12 +385,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                 if (this.debug_groups) encoder.pushDebugGroup(p.name);
                 execution.enter(p.name);
                 this.#running_pass = i;
-                try {
-                    p.execute!(p.data, this.#accessor, execution);
-                } catch (error) {
-                    const scope = p.scope === -1 ? "" : ` (in scope '${this.#scopes[p.scope].name}')`;
-                    throw new Error(`Frame graph: pass '${p.name}'${scope} failed to execute`, { cause: error });
-                }
+                p.execute!(p.data, this.#accessor, execution);
                 this.#running_pass = -1;
                 if (this.debug_groups) encoder.popDebugGroup();
                 for (let k = 0; k < p.release.length; k++) {

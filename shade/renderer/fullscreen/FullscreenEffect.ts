@@ -1,4 +1,6 @@
+import { BindGroupCache } from "../../device/BindGroupCache.js";
 import type { FrameGraph } from "../../device/graph/FrameGraph.js";
+import { FULLSCREEN_VERTEX_WGSL } from "./fullscreen_vertex_wgsl.js";
 import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { WriteMode } from "../../device/graph/FramePassBuilder.js";
 import type { FrameExecution } from "../../device/graph/FrameExecution.js";
@@ -33,8 +35,7 @@ interface DeviceState {
     readonly pipeline: GPURenderPipeline;
     readonly layout: GPUBindGroupLayout;
     readonly sampler: GPUSampler;
-    // bind groups keyed by the input views: pooled textures are stable frame to frame, so this hits
-    readonly bind_groups: { views: GPUTextureView[]; group: GPUBindGroup }[];
+    readonly bind_groups: BindGroupCache;
     readonly pass_descriptor: GPURenderPassDescriptor;
     readonly attachments: GPURenderPassColorAttachment[];
     /** Set once the shader's compilation info reports an error: drawing then throws it. */
@@ -139,19 +140,13 @@ function execute_fullscreen(slot: DrawSlot, resources: FrameGraphResources, exec
 }
 
 function bind_group_for(device: GPUDevice, state: DeviceState, label: string, views: GPUTextureView[]): GPUBindGroup {
-    const cache = state.bind_groups;
-    outer: for (let c = 0; c < cache.length; c++) {
-        const entry = cache[c];
-        for (let i = 0; i < views.length; i++) if (entry.views[i] !== views[i]) continue outer;
-        return entry.group;
-    }
-    // a miss: new pooled textures (first frames, a resize). Bounded so evicted textures are let go.
-    if (cache.length >= MAX_CACHED_BIND_GROUPS) cache.length = 0;
+    const cached = state.bind_groups.find(views);
+    if (cached !== null) return cached;
+    // a miss: new pooled textures (first frames, a resize)
     const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: state.sampler }];
     for (let i = 0; i < views.length; i++) entries.push({ binding: 1 + i, resource: views[i] });
     const group = device.createBindGroup({ label: `${label} bind group`, layout: state.layout, entries });
-    cache.push({ views: views.slice(), group });
-    return group;
+    return state.bind_groups.add(views, group);
 }
 
 function build_device_state(device: GPUDevice, options: FullscreenEffectOptions): DeviceState {
@@ -168,7 +163,7 @@ function build_device_state(device: GPUDevice, options: FullscreenEffectOptions)
     const pipeline = device.createRenderPipeline({
         label: `${options.label} pipeline`,
         layout: device.createPipelineLayout({ label: `${options.label} pipeline layout`, bindGroupLayouts: [layout] }),
-        vertex: { module, entryPoint: "vs_main" },
+        vertex: { module, entryPoint: "vs_fullscreen" },
         fragment: {
             module,
             entryPoint: "fs_main",
@@ -188,7 +183,7 @@ function build_device_state(device: GPUDevice, options: FullscreenEffectOptions)
         pipeline,
         layout,
         sampler,
-        bind_groups: [],
+        bind_groups: new BindGroupCache(MAX_CACHED_BIND_GROUPS),
         attachments,
         pass_descriptor: { label: options.label, colorAttachments: attachments },
         compile_error: null,
@@ -231,19 +226,7 @@ fn texel_${i}() -> vec2f { return 1.0 / vec2f(textureDimensions(input_${i})); }
 ${inputs}
 var<private> frag_coord: vec2f;
 
-struct FullscreenVarying {
-    @builtin(position) position: vec4f,
-    @location(0) uv: vec2f,
-};
-
-@vertex
-fn vs_main(@builtin(vertex_index) index: u32) -> FullscreenVarying {
-    let xy = vec2f(f32((index << 1u) & 2u), f32(index & 2u));
-    var out: FullscreenVarying;
-    out.position = vec4f(xy * 2.0 - 1.0, 0.0, 1.0);
-    out.uv = vec2f(xy.x, 1.0 - xy.y);
-    return out;
-}
+${FULLSCREEN_VERTEX_WGSL}
 
 ${options.fragment}
 

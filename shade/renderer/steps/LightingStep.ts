@@ -8,6 +8,8 @@ import { ViewTextures } from "../extension/ViewTextures.js";
 import { LightsBuffer } from "../mesh/LightsBuffer.js";
 import { LIGHTING_WGSL } from "../mesh/mesh_wgsl.js";
 import { CAMERA_WGSL } from "../scene/Camera.js";
+import { BindGroupCache } from "../../device/BindGroupCache.js";
+import { FULLSCREEN_VERTEX_WGSL } from "../fullscreen/fullscreen_vertex_wgsl.js";
 import type { Scene } from "../scene/Scene.js";
 
 /** Format of the HDR scene colour. */
@@ -24,14 +26,11 @@ ${LIGHTING_WGSL}
 @group(0) @binding(4) var material_target: texture_2d<u32>;
 @group(0) @binding(5) var depth_target: texture_depth_2d;
 
-@vertex
-fn vs_main(@builtin(vertex_index) index: u32) -> @builtin(position) vec4f {
-    let xy = vec2f(f32((index << 1u) & 2u), f32(index & 2u));
-    return vec4f(xy * 2.0 - 1.0, 0.0, 1.0);
-}
+${FULLSCREEN_VERTEX_WGSL}
 
 @fragment
-fn fs_main(@builtin(position) position: vec4f) -> @location(0) vec4f {
+fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
+    let position = in.position;
     let pixel = vec2i(position.xy);
     let albedo = textureLoad(albedo_target, pixel, 0).rgb;
     let material = textureLoad(material_target, pixel, 0);
@@ -56,8 +55,7 @@ fn fs_main(@builtin(position) position: vec4f) -> @location(0) vec4f {
 interface DeviceState {
     readonly pipeline: GPURenderPipeline;
     readonly layout: GPUBindGroupLayout;
-    // keyed by the resolved views and buffers: pooled textures are stable frame to frame
-    readonly groups: { keys: unknown[]; group: GPUBindGroup }[];
+    readonly groups: BindGroupCache;
 }
 
 /**
@@ -123,11 +121,8 @@ export class LightingStep {
 }
 
 function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUBindGroup {
-    outer: for (const entry of state.groups) {
-        for (let i = 0; i < keys.length; i++) if (entry.keys[i] !== keys[i]) continue outer;
-        return entry.group;
-    }
-    if (state.groups.length >= 16) state.groups.length = 0;
+    const cached = state.groups.find(keys);
+    if (cached !== null) return cached;
     const group = device.createBindGroup({
         label: "lighting bind group",
         layout: state.layout,
@@ -140,8 +135,7 @@ function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUB
             { binding: 5, resource: keys[5] as GPUTextureView },
         ],
     });
-    state.groups.push({ keys: keys.slice(), group });
-    return group;
+    return state.groups.add(keys, group);
 }
 
 function build_state(device: GPUDevice): DeviceState {
@@ -161,11 +155,11 @@ function build_state(device: GPUDevice): DeviceState {
     const pipeline = device.createRenderPipeline({
         label: "lighting pipeline",
         layout: device.createPipelineLayout({ label: "lighting pipeline layout", bindGroupLayouts: [layout] }),
-        vertex: { module, entryPoint: "vs_main" },
+        vertex: { module, entryPoint: "vs_fullscreen" },
         fragment: { module, entryPoint: "fs_main", targets: [{ format: SCENE_COLOR_FORMAT }] },
         primitive: { topology: "triangle-list" },
     });
-    return { pipeline, layout, groups: [] };
+    return { pipeline, layout, groups: new BindGroupCache() };
 }
 
 function execute_lighting(step: LightingStep, resources: FrameGraphResources, execution: FrameExecution): void {

@@ -5,6 +5,7 @@ import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDes
 import type { FrameContext } from "../extension/FrameContext.js";
 import { SceneColor } from "../extension/SceneColor.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
+import { BindGroupCache } from "../../device/BindGroupCache.js";
 import { FullscreenEffect } from "../fullscreen/FullscreenEffect.js";
 import type { Camera } from "../scene/Camera.js";
 import { SCENE_COLOR_FORMAT } from "./LightingStep.js";
@@ -28,7 +29,7 @@ interface ResolveState {
     readonly sampler: GPUSampler;
     readonly params: GPUBuffer;
     // keyed by camera buffer and the three views: pooled inputs are stable and the history ping-pongs, so this hits
-    readonly groups: { keys: unknown[]; group: GPUBindGroup }[];
+    readonly groups: BindGroupCache;
     /** The two output-size history textures, written alternately (null before the first frame). */
     readonly history: (GPUTexture | null)[];
     history_width: number;
@@ -237,18 +238,13 @@ function resize_history(device: GPUDevice, state: ResolveState, width: number, h
     state.history_height = height;
     state.valid = -1;
     // bind groups of the old textures would keep them alive
-    state.groups.length = 0;
+    state.groups.clear();
 }
 
 function group_for(device: GPUDevice, state: ResolveState, keys: unknown[]): GPUBindGroup {
-    const groups = state.groups;
-    outer: for (let g = 0; g < groups.length; g++) {
-        const entry = groups[g];
-        for (let i = 0; i < keys.length; i++) if (entry.keys[i] !== keys[i]) continue outer;
-        return entry.group;
-    }
-    // a miss: the first frames, a resize, a new pooled texture. Bounded so evicted textures are let go.
-    if (groups.length >= MAX_CACHED_BIND_GROUPS) groups.length = 0;
+    const cached = state.groups.find(keys);
+    if (cached !== null) return cached;
+    // a miss: the first frames, a resize, a new pooled texture
     const group = device.createBindGroup({
         label: "taa resolve bind group",
         layout: state.layout,
@@ -261,8 +257,7 @@ function group_for(device: GPUDevice, state: ResolveState, keys: unknown[]): GPU
             { binding: 5, resource: keys[3] as GPUTextureView },
         ],
     });
-    groups.push({ keys: keys.slice(), group });
-    return group;
+    return state.groups.add(keys, group);
 }
 
 function build_state(device: GPUDevice): ResolveState {
@@ -282,7 +277,7 @@ function build_state(device: GPUDevice): ResolveState {
     const pipeline = device.createRenderPipeline({
         label: "taa resolve pipeline",
         layout: device.createPipelineLayout({ label: "taa resolve pipeline layout", bindGroupLayouts: [layout] }),
-        vertex: { module, entryPoint: "vs_main" },
+        vertex: { module, entryPoint: "vs_fullscreen" },
         fragment: { module, entryPoint: "fs_main", targets: [{ format: SCENE_COLOR_FORMAT }] },
         primitive: { topology: "triangle-list" },
     });
@@ -303,7 +298,7 @@ function build_state(device: GPUDevice): ResolveState {
         layout,
         sampler,
         params,
-        groups: [],
+        groups: new BindGroupCache(MAX_CACHED_BIND_GROUPS),
         history: [null, null],
         history_width: 0,
         history_height: 0,

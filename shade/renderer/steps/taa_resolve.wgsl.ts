@@ -1,4 +1,5 @@
 import { CAMERA_WGSL } from "../scene/Camera.js";
+import { FULLSCREEN_VERTEX_WGSL } from "../fullscreen/fullscreen_vertex_wgsl.js";
 
 /**
  * The temporal resolve: one fragment per OUTPUT pixel. Reads this frame's internal-resolution colour with the
@@ -26,19 +27,7 @@ struct TaaParams {
 @group(0) @binding(4) var current_depth: texture_depth_2d;
 @group(0) @binding(5) var history_color: texture_2d<f32>;
 
-struct ResolveVarying {
-    @builtin(position) position: vec4f,
-    @location(0) uv: vec2f,
-};
-
-@vertex
-fn vs_main(@builtin(vertex_index) index: u32) -> ResolveVarying {
-    let xy = vec2f(f32((index << 1u) & 2u), f32(index & 2u));
-    var out: ResolveVarying;
-    out.position = vec4f(xy * 2.0 - 1.0, 0.0, 1.0);
-    out.uv = vec2f(xy.x, 1.0 - xy.y);
-    return out;
-}
+${FULLSCREEN_VERTEX_WGSL}
 
 fn rgb_to_ycocg(c: vec3f) -> vec3f {
     return vec3f(
@@ -84,7 +73,7 @@ fn sample_history(uv: vec2f) -> vec3f {
 }
 
 @fragment
-fn fs_main(in: ResolveVarying) -> @location(0) vec4f {
+fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     // in.uv is the output pixel's centre in the un-jittered image; the same point in this frame's image:
     let sample_uv = in.uv + params.jitter_uv;
     let current = textureSampleLevel(current_color, linear_clamp, sample_uv, 0.0);

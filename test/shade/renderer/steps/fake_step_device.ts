@@ -74,7 +74,7 @@ export function fake_step_device(): { device: GPUDevice; stats: FakeStepDeviceSt
         },
         createBindGroupLayout: (d: GPUBindGroupLayoutDescriptor) => stub(d.label),
         createPipelineLayout: (d: GPUPipelineLayoutDescriptor) => stub(d.label),
-        createShaderModule: (d: GPUShaderModuleDescriptor) => stub(d.label),
+        createShaderModule: (d: GPUShaderModuleDescriptor) => ({ ...stub(d.label), getCompilationInfo: () => Promise.resolve({ messages: [] }) }),
         createRenderPipeline(d: GPURenderPipelineDescriptor) {
             stats.pipelines++;
             return stub(d.label);
