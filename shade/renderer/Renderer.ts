@@ -135,7 +135,7 @@ export class Renderer {
             registry.record_phase(FramePhase.AfterLighting, frame);
 
             frame.enter(FramePhase.AfterTransparency);
-            this.#transparency.record(frame, this.scene);
+            this.#transparency.record(frame);
             registry.record_phase(FramePhase.AfterTransparency, frame);
 
             frame.enter(FramePhase.BeforePresent);

@@ -34,6 +34,12 @@ export class TextureResourceDescriptor {
         if (!(width >= 1 && height >= 1 && width <= 65535 && height <= 65535) || (width | 0) !== width || (height | 0) !== height) {
             throw new RangeError(`TextureResourceDescriptor: resolution must be whole pixels in [1, 65535], got ${width}x${height}`);
         }
+        if (typeof format !== "string" || format.length === 0) {
+            throw new TypeError(`TextureResourceDescriptor: format must be a WebGPU texture format name, got ${String(format)}`);
+        }
+        if (!(usage > 0) || (usage | 0) !== usage) {
+            throw new TypeError(`TextureResourceDescriptor: usage must be GPUTextureUsage flags (a positive integer), got ${String(usage)}`);
+        }
         // Nested maps keyed by primitives: a lookup allocates nothing, unlike a composed string key.
         const size_key = width * 65536 + height;
         let by_format = INTERNED.get(size_key);

@@ -8,7 +8,14 @@ export class LightsBuffer {
     readonly #uints = new Uint32Array(this.#floats.buffer);
     readonly #gpu = new WeakMap<GPUDevice, GPUBuffer>();
 
-    /** Writes the scene's lights into the device's buffer and returns it. */
+    /** The device's buffer as last uploaded (for passes after the lighting pass in the same frame). */
+    buffer(device: GPUDevice): GPUBuffer {
+        const buffer = this.#gpu.get(device);
+        if (buffer === undefined) throw new Error("LightsBuffer.buffer: nothing was uploaded on this device yet");
+        return buffer;
+    }
+
+    /** Writes the scene's lights into the device's buffer and returns it. Once a frame, by the lighting pass. */
     upload(device: GPUDevice, scene: Scene): GPUBuffer {
         const f = this.#floats;
         const sun = scene.sun;

@@ -5,7 +5,6 @@ import { SceneColor } from "../extension/SceneColor.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
 import type { LightsBuffer } from "../mesh/LightsBuffer.js";
 import { LIGHTING_WGSL, MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
-import type { Scene } from "../scene/Scene.js";
 import { GBUFFER_FORMATS, MESH_VERTEX_BUFFERS, draw_runs, type GBufferStep } from "./GBufferStep.js";
 import { SCENE_COLOR_FORMAT } from "./LightingStep.js";
 
@@ -45,7 +44,6 @@ export class TransparencyStep {
     readonly #lights: LightsBuffer;
     #color = -1;
     #depth = -1;
-    #scene: Scene | null = null;
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "transparency", colorAttachments: this.#colors };
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
@@ -56,9 +54,8 @@ export class TransparencyStep {
     }
 
     /** Records the forward pass when the scene has blended meshes this frame; otherwise records nothing. */
-    record(frame: FrameContext, scene: Scene): void {
+    record(frame: FrameContext): void {
         if (this.#gbuffer.draw_list.blended_run_count === 0) return;
-        this.#scene = scene;
         const scene_color = frame.get(SceneColor);
         const pass = frame.graph.add("transparency", this, execute_transparency);
         this.#depth = pass.read(frame.get(ViewTextures).depth);
@@ -75,7 +72,8 @@ export class TransparencyStep {
             state = build_state(device, gbuffer_state.scene_layout, gbuffer_state.materials.layout);
             this.#per_device.set(device, state);
         }
-        const lights = this.#lights.upload(device, this.#scene!);
+        // uploaded by the lighting pass earlier this frame
+        const lights = this.#lights.buffer(device);
         if (state.lights_buffer !== lights) {
             state.lights_group = device.createBindGroup({
                 label: "transparency lights bind group",

@@ -25,6 +25,10 @@ describe("frame graph (fake allocator)", () => {
         expect(() => TextureResourceDescriptor.from({ resolution: [0, 4], format: "rgba8unorm", usage: 1 })).toThrow(
             /whole pixels/,
         );
+        expect(() => TextureResourceDescriptor.of(4, 4, undefined as unknown as GPUTextureFormat, 1)).toThrow(
+            "TextureResourceDescriptor: format must be a WebGPU texture format name, got undefined",
+        );
+        expect(() => TextureResourceDescriptor.of(4, 4, "rgba8unorm", 0)).toThrow("usage must be GPUTextureUsage flags");
     });
 
     it("culls transitively: a chain nothing consumes never runs", () => {
