@@ -2,6 +2,7 @@
 import { GraphicsEngine } from "../../engine/GraphicsEngine.js";
 import { CanvasRenderTarget } from "../../shade/renderer/target/CanvasRenderTarget.js";
 import { make_reference_scene, place_reference_camera } from "./reference_scene.js";
+import { SkyExtension } from "./SkyExtension.js";
 
 const status_element = document.getElementById("status") as HTMLPreElement;
 const show = (text: string, is_error = false) => {
@@ -12,6 +13,7 @@ const show = (text: string, is_error = false) => {
 async function main(): Promise<void> {
     const canvas = document.getElementById("view") as HTMLCanvasElement;
     const engine = new GraphicsEngine({ target: new CanvasRenderTarget(canvas), on_error: (e) => show(e.message, true) });
+    engine.add_extension(new SkyExtension());
     await engine.start();
     const scene = make_reference_scene(16);
     const camera = engine.view.camera;
