@@ -104,7 +104,7 @@ describe('hello sample in headless Chromium (WebGPU on SwiftShader)', () => {
         .waitForFunction(
           () => document.body.dataset.frame === '1' || document.getElementById('status')?.classList.contains('error'),
           undefined,
-          { timeout: 20_000 },
+          { timeout: 45_000 },
         )
         .catch(() => undefined);
       const frame = await page.evaluate(() => document.body.dataset.frame);
