@@ -8,6 +8,7 @@ import { HandleNode } from "./HandleNode.js";
 import { IndexList } from "./IndexList.js";
 import { PassNode, type FramePassExecute } from "./PassNode.js";
 import { ResourceNode } from "./ResourceNode.js";
+import { schedule_passes } from "./schedule_passes.js";
 import type { TextureAllocator } from "./TextureAllocator.js";
 import { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
 import { TransientTexturePool } from "./TransientTexturePool.js";
@@ -269,65 +270,18 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                 `FrameGraph.compile: scope '${this.#scopes[this.#current_scope].name}' is still open (push_scope without pop_scope)`,
             );
         }
-        const passes = this.#passes;
-        const handles = this.#handles;
-        const stack = this.#cull_stack;
-        stack.clear();
-
-        for (let i = 0; i < this.#handle_count; i++) handles[i].live_consumers = handles[i].consumers;
-        for (let i = 0; i < this.#pass_count; i++) {
-            const p = passes[i];
-            let count = p.side_effect ? 1 : 0;
-            for (let w = 0; w < p.writes.length; w++) count += handles[p.writes.items[w] & INDEX_MASK].consumers;
-            p.ref_count = count;
-            if (count === 0) stack.push(i);
-        }
-        while (stack.length > 0) {
-            const p = passes[stack.pop()!];
-            p.culled = true;
-            this.#release_inputs(p.reads, stack);
-            this.#release_inputs(p.loads, stack);
-        }
-
-        // lifetimes over the survivors, in recording order
-        let executed = 0;
-        for (let i = 0; i < this.#pass_count; i++) {
-            const p = passes[i];
-            if (p.culled) continue;
-            executed++;
-            this.#extend_lifetimes(p.reads, i);
-            this.#extend_lifetimes(p.loads, i);
-            this.#extend_lifetimes(p.writes, i);
-        }
-        for (let r = 0; r < this.#resource_count; r++) {
-            const resource = this.#resources[r];
-            if (resource.first_pass === -1 || resource.imported !== null) continue;
-            passes[resource.first_pass].acquire.push(r);
-            passes[resource.last_pass].release.push(r);
-        }
+        const executed = schedule_passes(
+            this.#passes,
+            this.#pass_count,
+            this.#handles,
+            this.#handle_count,
+            this.#resources,
+            this.#resource_count,
+            this.#cull_stack,
+        );
         this.#executed_count = executed;
         this.#state = GraphState.Compiled;
         return executed;
-    }
-
-    #release_inputs(inputs: IndexList, stack: IndexList): void {
-        const handles = this.#handles;
-        for (let k = 0; k < inputs.length; k++) {
-            const node = handles[inputs.items[k] & INDEX_MASK];
-            node.live_consumers--;
-            if (node.writer !== -1) {
-                const writer = this.#passes[node.writer];
-                if (--writer.ref_count === 0) stack.push(node.writer);
-            }
-        }
-    }
-
-    #extend_lifetimes(list: IndexList, pass: number): void {
-        for (let k = 0; k < list.length; k++) {
-            const resource = this.#resources[this.#handles[list.items[k] & INDEX_MASK].resource];
-            if (resource.first_pass === -1) resource.first_pass = pass;
-            resource.last_pass = pass;
-        }
     }
 
     /** True when the named pass was culled (valid after `compile`); for tests and tools. */
