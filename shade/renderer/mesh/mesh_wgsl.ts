@@ -105,18 +105,28 @@ fn point_attenuation(distance: f32, range: f32) -> f32 {
     return window * window / max(distance * distance, 1e-4);
 }
 
-fn shade_surface(lights: ptr<uniform, Lights>, p: vec3f, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32) -> vec3f {
-    var color = (*lights).ambient.rgb * albedo;
+// Ambient and the sun.
+fn shade_ambient_sun(lights: ptr<uniform, Lights>, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32) -> vec3f {
     let sun_l = -normalize((*lights).sun_direction.xyz);
-    color += brdf(n, v, sun_l, albedo, roughness, metalness) * (*lights).sun_color.rgb;
+    return (*lights).ambient.rgb * albedo + brdf(n, v, sun_l, albedo, roughness, metalness) * (*lights).sun_color.rgb;
+}
+
+// One point light; zero beyond its range.
+fn shade_point(lights: ptr<uniform, Lights>, i: u32, p: vec3f, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32) -> vec3f {
+    let light = (*lights).points[i];
+    let to_light = light.position_range.xyz - p;
+    let distance = length(to_light);
+    if (distance >= light.position_range.w) { return vec3f(0.0); }
+    let l = to_light / max(distance, 1e-4);
+    return brdf(n, v, l, albedo, roughness, metalness) * light.color.rgb * point_attenuation(distance, light.position_range.w);
+}
+
+// Every light: the forward path (few pixels); the deferred path visits only its tile's lights.
+fn shade_surface(lights: ptr<uniform, Lights>, p: vec3f, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32) -> vec3f {
+    var color = shade_ambient_sun(lights, n, v, albedo, roughness, metalness);
     let count = min((*lights).counts.x, 256u);
     for (var i = 0u; i < count; i++) {
-        let light = (*lights).points[i];
-        let to_light = light.position_range.xyz - p;
-        let distance = length(to_light);
-        if (distance >= light.position_range.w) { continue; }
-        let l = to_light / max(distance, 1e-4);
-        color += brdf(n, v, l, albedo, roughness, metalness) * light.color.rgb * point_attenuation(distance, light.position_range.w);
+        color += shade_point(lights, i, p, n, v, albedo, roughness, metalness);
     }
     return color;
 }

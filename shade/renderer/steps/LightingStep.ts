@@ -6,6 +6,7 @@ import { GBufferTextures } from "../extension/GBufferTextures.js";
 import { SceneColor } from "../extension/SceneColor.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
 import { LightsBuffer } from "../mesh/LightsBuffer.js";
+import { LightTiles } from "../mesh/LightTiles.js";
 import { LIGHTING_WGSL } from "../mesh/mesh_wgsl.js";
 import { CAMERA_WGSL } from "../scene/Camera.js";
 import { BindGroupCache } from "../../device/BindGroupCache.js";
@@ -25,6 +26,7 @@ ${LIGHTING_WGSL}
 @group(0) @binding(3) var normal_target: texture_2d<f32>;
 @group(0) @binding(4) var material_target: texture_2d<u32>;
 @group(0) @binding(5) var depth_target: texture_depth_2d;
+@group(0) @binding(6) var<storage, read> light_tiles: array<u32>;
 
 ${FULLSCREEN_VERTEX_WGSL}
 
@@ -47,7 +49,16 @@ fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     let n = normalize(normal_roughness.xyz);
     let v = normalize(camera.position.xyz - p);
     let metalness = f32(material.x) / 255.0;
-    let color = shade_surface(&lights, p, n, v, albedo, normal_roughness.w, metalness);
+    let roughness = normal_roughness.w;
+    var color = shade_ambient_sun(&lights, n, v, albedo, roughness, metalness);
+    // only the point lights binned into this pixel's tile
+    let tile_size = light_tiles[2];
+    let tile = (u32(pixel.y) / tile_size) * light_tiles[0] + u32(pixel.x) / tile_size;
+    let first = light_tiles[4u + tile * 2u];
+    let count = light_tiles[5u + tile * 2u];
+    for (var k = 0u; k < count; k++) {
+        color += shade_point(&lights, light_tiles[first + k], p, n, v, albedo, roughness, metalness);
+    }
     return vec4f(color, 1.0);
 }
 `;
@@ -59,12 +70,14 @@ interface DeviceState {
 }
 
 /**
- * Deferred lighting: shades every G-buffer pixel with the scene's directional light, up to 256 point lights
- * (Cook-Torrance GGX) and the ambient term into the HDR scene colour at the internal resolution, published
+ * Deferred lighting: shades every G-buffer pixel with the scene's directional light, the point lights binned
+ * into its screen tile (up to 256 in the scene; Cook-Torrance GGX) and the ambient term into the HDR scene colour at the internal resolution, published
  * as `SceneColor`.
  */
 export class LightingStep {
     readonly lights = new LightsBuffer();
+    /** Point lights binned per screen tile for this frame. */
+    readonly tiles = new LightTiles();
     #albedo = -1;
     #normal = -1;
     #material = -1;
@@ -72,7 +85,7 @@ export class LightingStep {
     #output = -1;
     #scene: Scene | null = null;
     #camera: GPUBuffer | null = null;
-    readonly #keys: unknown[] = [null, null, null, null, null, null];
+    readonly #keys: unknown[] = [null, null, null, null, null, null, null];
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "lighting", colorAttachments: this.#colors };
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
@@ -81,6 +94,7 @@ export class LightingStep {
         const g = frame.get(GBufferTextures);
         this.#scene = scene;
         this.#camera = frame.view.camera.buffer;
+        this.tiles.build(scene, frame.view.camera.view_projection as Float32Array, frame.resolution[0], frame.resolution[1]);
         const pass = frame.graph.add("lighting", this, execute_lighting);
         this.#albedo = pass.read(g.albedo);
         this.#normal = pass.read(g.normal);
@@ -110,6 +124,7 @@ export class LightingStep {
         keys[3] = resources.view(this.#normal);
         keys[4] = resources.view(this.#material);
         keys[5] = resources.view(this.#depth);
+        keys[6] = this.tiles.upload(device);
         this.#colors[0] = resources.color_attachment(this.#output);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
@@ -133,6 +148,7 @@ function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUB
             { binding: 3, resource: keys[3] as GPUTextureView },
             { binding: 4, resource: keys[4] as GPUTextureView },
             { binding: 5, resource: keys[5] as GPUTextureView },
+            { binding: 6, resource: { buffer: keys[6] as GPUBuffer } },
         ],
     });
     return state.groups.add(keys, group);
@@ -149,6 +165,7 @@ function build_state(device: GPUDevice): DeviceState {
             { binding: 3, visibility: F, texture: { sampleType: "unfilterable-float" } },
             { binding: 4, visibility: F, texture: { sampleType: "uint" } },
             { binding: 5, visibility: F, texture: { sampleType: "depth" } },
+            { binding: 6, visibility: F, buffer: { type: "read-only-storage" } },
         ],
     });
     const module = device.createShaderModule({ label: "lighting shader", code: DEFERRED_WGSL });
