@@ -30,9 +30,10 @@ function city(count: number): Scene {
         mesh.position[0] = ((i % side) - side / 2) * 1.5;
         mesh.position[2] = -Math.floor(i / side) * 1.5;
     }
-    for (let i = 0; i < 64; i++) {
+    const lights = Number(process.env.BENCH_LIGHTS ?? 64);
+    for (let i = 0; i < lights; i++) {
         const light = scene.add_point_light(new PointLight());
-        light.position.set([(i % 8) * 6 - 24, 2, -Math.floor(i / 8) * 6]);
+        light.position.set([(i % 16) * 4 - 32, 2, -Math.floor(i / 16) * 4]);
         light.range = 8;
     }
     return scene;
@@ -114,7 +115,8 @@ console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.
 const only = process.env.BENCH_ONLY; // e.g. 10000: profile one size
 if (only !== undefined) {
     const r = await measure(device, Number(only));
-    console.log(`${only} meshes: ${r.cpu_ms.toFixed(3)} ms/frame record+encode`);
+    const steps = r.gpu.map((g) => `${g.name} ${g.ms.toFixed(3)}`).join(", ");
+    console.log(`${only} meshes, ${process.env.BENCH_LIGHTS ?? 64} lights: ${r.cpu_ms.toFixed(3)} ms/frame record+encode; GPU ms: ${steps}`);
     device.destroy();
     process.exit(0);
 }
