@@ -54,7 +54,7 @@ export class Renderer {
 
     readonly #gbuffer = new GBufferStep();
     readonly #lighting = new LightingStep();
-    readonly #transparency = new TransparencyStep(this.#gbuffer, this.#lighting.lights);
+    readonly #transparency = new TransparencyStep(this.#gbuffer, this.#lighting.lights, this.#lighting.tiles);
     readonly #upscale = new UpscaleStep();
     readonly #tonemap = new TonemapStep();
     readonly #command_buffers: GPUCommandBuffer[] = [];

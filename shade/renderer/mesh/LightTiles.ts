@@ -70,6 +70,13 @@ export class LightTiles {
         this.index_count = total;
     }
 
+    /** The device's buffer as last uploaded (for passes after the lighting pass in the same frame). */
+    buffer(device: GPUDevice): GPUBuffer {
+        const buffer = this.#gpu.get(device);
+        if (buffer === undefined) throw new Error("LightTiles.buffer: nothing was uploaded on this device yet");
+        return buffer;
+    }
+
     /** The device's buffer holding the last `build` (grown as needed). */
     upload(device: GPUDevice): GPUBuffer {
         const used = (HEADER + 2 * this.#data[0] * this.#data[1] + this.index_count) * 4;

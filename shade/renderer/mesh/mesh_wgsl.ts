@@ -57,7 +57,7 @@ fn vs_mesh(
 /** Bytes of the lights uniform block. */
 export const LIGHTS_BYTES = 64 + 256 * 32;
 
-/** Lights (group 1 binding 0 in lighting passes) and the physically based BRDF. */
+/** Lights, the physically based BRDF and tiled point lighting (the includer declares `lights` and `light_tiles`). */
 export const LIGHTING_WGSL = /* wgsl */ `
 struct PointLightData {
     // xyz position, w range
@@ -121,12 +121,16 @@ fn shade_point(lights: ptr<uniform, Lights>, i: u32, p: vec3f, n: vec3f, v: vec3
     return brdf(n, v, l, albedo, roughness, metalness) * light.color.rgb * point_attenuation(distance, light.position_range.w);
 }
 
-// Every light: the forward path (few pixels); the deferred path visits only its tile's lights.
-fn shade_surface(lights: ptr<uniform, Lights>, p: vec3f, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32) -> vec3f {
-    var color = shade_ambient_sun(lights, n, v, albedo, roughness, metalness);
-    let count = min((*lights).counts.x, 256u);
-    for (var i = 0u; i < count; i++) {
-        color += shade_point(lights, i, p, n, v, albedo, roughness, metalness);
+// The point lights binned into this pixel's screen tile (see LightTiles). The including shader declares
+// \`light_tiles: array<u32>\` at its own binding.
+fn shade_tile_points(lights: ptr<uniform, Lights>, pixel: vec2u, p: vec3f, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32) -> vec3f {
+    let tile_size = light_tiles[2];
+    let tile = min(pixel.y / tile_size, light_tiles[1] - 1u) * light_tiles[0] + min(pixel.x / tile_size, light_tiles[0] - 1u);
+    let first = light_tiles[4u + tile * 2u];
+    let count = light_tiles[5u + tile * 2u];
+    var color = vec3f(0.0);
+    for (var k = 0u; k < count; k++) {
+        color += shade_point(lights, light_tiles[first + k], p, n, v, albedo, roughness, metalness);
     }
     return color;
 }

@@ -51,14 +51,7 @@ fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     let metalness = f32(material.x) / 255.0;
     let roughness = normal_roughness.w;
     var color = shade_ambient_sun(&lights, n, v, albedo, roughness, metalness);
-    // only the point lights binned into this pixel's tile
-    let tile_size = light_tiles[2];
-    let tile = (u32(pixel.y) / tile_size) * light_tiles[0] + u32(pixel.x) / tile_size;
-    let first = light_tiles[4u + tile * 2u];
-    let count = light_tiles[5u + tile * 2u];
-    for (var k = 0u; k < count; k++) {
-        color += shade_point(&lights, light_tiles[first + k], p, n, v, albedo, roughness, metalness);
-    }
+    color += shade_tile_points(&lights, vec2u(pixel), p, n, v, albedo, roughness, metalness);
     return vec4f(color, 1.0);
 }
 `;

@@ -4,6 +4,7 @@ import type { FrameContext } from "../extension/FrameContext.js";
 import { SceneColor } from "../extension/SceneColor.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
 import type { LightsBuffer } from "../mesh/LightsBuffer.js";
+import type { LightTiles } from "../mesh/LightTiles.js";
 import { LIGHTING_WGSL, MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
 import { GBUFFER_FORMATS, MESH_VERTEX_BUFFERS, draw_runs, type GBufferStep } from "./GBufferStep.js";
 import { SCENE_COLOR_FORMAT } from "./LightingStep.js";
@@ -14,6 +15,7 @@ ${LIGHTING_WGSL}
 @group(1) @binding(0) var base_sampler: sampler;
 @group(1) @binding(1) var base_texture: texture_2d<f32>;
 @group(2) @binding(0) var<uniform> lights: Lights;
+@group(2) @binding(1) var<storage, read> light_tiles: array<u32>;
 
 @fragment
 fn fs_forward(in: MeshVarying, @builtin(front_facing) front: bool) -> @location(0) vec4f {
@@ -23,7 +25,8 @@ fn fs_forward(in: MeshVarying, @builtin(front_facing) front: bool) -> @location(
     var n = normalize(in.normal);
     if (!front) { n = -n; }
     let v = normalize(camera.position.xyz - in.world_position);
-    let color = shade_surface(&lights, in.world_position, n, v, base.rgb, o.params.x, o.params.y);
+    var color = shade_ambient_sun(&lights, n, v, base.rgb, o.params.x, o.params.y);
+    color += shade_tile_points(&lights, vec2u(in.clip.xy), in.world_position, n, v, base.rgb, o.params.x, o.params.y);
     return vec4f(color, base.a);
 }
 `;
@@ -32,6 +35,7 @@ interface DeviceState {
     readonly pipeline: GPURenderPipeline;
     readonly lights_layout: GPUBindGroupLayout;
     lights_group: GPUBindGroup | null;
+    tiles_buffer: GPUBuffer | null;
     lights_buffer: GPUBuffer | null;
 }
 
@@ -42,15 +46,17 @@ interface DeviceState {
 export class TransparencyStep {
     readonly #gbuffer: GBufferStep;
     readonly #lights: LightsBuffer;
+    readonly #tiles: LightTiles;
     #color = -1;
     #depth = -1;
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "transparency", colorAttachments: this.#colors };
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
 
-    constructor(gbuffer: GBufferStep, lights: LightsBuffer) {
+    constructor(gbuffer: GBufferStep, lights: LightsBuffer, tiles: LightTiles) {
         this.#gbuffer = gbuffer;
         this.#lights = lights;
+        this.#tiles = tiles;
     }
 
     /** Records the forward pass when the scene has blended meshes this frame; otherwise records nothing. */
@@ -74,13 +80,18 @@ export class TransparencyStep {
         }
         // uploaded by the lighting pass earlier this frame
         const lights = this.#lights.buffer(device);
-        if (state.lights_buffer !== lights) {
+        const tiles = this.#tiles.buffer(device);
+        if (state.lights_buffer !== lights || state.tiles_buffer !== tiles) {
             state.lights_group = device.createBindGroup({
                 label: "transparency lights bind group",
                 layout: state.lights_layout,
-                entries: [{ binding: 0, resource: { buffer: lights } }],
+                entries: [
+                    { binding: 0, resource: { buffer: lights } },
+                    { binding: 1, resource: { buffer: tiles } },
+                ],
             });
             state.lights_buffer = lights;
+            state.tiles_buffer = tiles;
         }
         this.#colors[0] = resources.color_attachment(this.#color);
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth);
@@ -99,7 +110,10 @@ export class TransparencyStep {
 function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, material_layout: GPUBindGroupLayout): DeviceState {
     const lights_layout = device.createBindGroupLayout({
         label: "transparency lights bind group layout",
-        entries: [{ binding: 0, visibility: GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } }],
+        entries: [
+            { binding: 0, visibility: GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } },
+            { binding: 1, visibility: GPUShaderStage.FRAGMENT, buffer: { type: "read-only-storage" } },
+        ],
     });
     const module = device.createShaderModule({ label: "transparency shader", code: FORWARD_WGSL });
     const pipeline = device.createRenderPipeline({
@@ -125,7 +139,7 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
         primitive: { topology: "triangle-list", cullMode: "none" },
         depthStencil: { format: GBUFFER_FORMATS.depth, depthWriteEnabled: false, depthCompare: "less" },
     });
-    return { pipeline, lights_layout, lights_group: null, lights_buffer: null };
+    return { pipeline, lights_layout, lights_group: null, lights_buffer: null, tiles_buffer: null };
 }
 
 function execute_transparency(step: TransparencyStep, resources: FrameGraphResources, execution: FrameExecution): void {
