@@ -7,6 +7,7 @@ import type { FrameGraphResources } from "./FrameGraphResources.js";
 import { HandleNode } from "./HandleNode.js";
 import { IndexList } from "./IndexList.js";
 import { PassNode, type FramePassExecute } from "./PassNode.js";
+import { PassResources } from "./PassResources.js";
 import { ResourceNode } from "./ResourceNode.js";
 import { schedule_passes } from "./schedule_passes.js";
 import type { TextureAllocator } from "./TextureAllocator.js";
@@ -77,7 +78,14 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
 
     constructor(allocator: TextureAllocator<T, V>) {
         this.pool = new TransientTexturePool(allocator);
-        this.#accessor = this.#make_accessor();
+        this.#accessor = new PassResources<T, V>({
+            running_pass: () => (this.#running_pass === -1 ? null : this.#passes[this.#running_pass]),
+            live: (handle) => this.#live_handle(handle),
+            checked_node: (handle, what) => this.#handle_node(handle, what),
+            handle_at: (index) => this.#handles[index],
+            resource: (index) => this.#resources[index],
+            store_op: (node) => this.#store_op(node),
+        });
     }
 
     /** Counts frames: incremented by every `reset`. Lets per-frame caches know a new frame began. */
@@ -481,88 +489,6 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
             );
         }
     }
-
-    #make_accessor(): FrameGraphResources {
-        // the accessor checks against the running pass: it is handed to every pass and must not be kept
-        const graph = this;
-        const touched = (handle: FrameGraphHandle, verb: string): HandleNode => {
-            const pass_index = graph.#running_pass;
-            if (pass_index === -1) {
-                throw new Error(`Frame graph: resources.${verb} called outside a pass's execute`);
-            }
-            const p = graph.#passes[pass_index];
-            const node = graph.#live_handle(handle)
-                ? graph.#handles[handle & INDEX_MASK]
-                : graph.#handle_node(handle, `resources.${verb} in pass '${p.name}'`);
-            if (!includes(p.reads, handle) && !includes(p.writes, handle)) {
-                const resource = graph.#resources[node.resource];
-                let newer = "";
-                for (let k = 0; k < p.writes.length; k++) {
-                    const w = graph.#handles[p.writes.items[k] & INDEX_MASK];
-                    if (w.resource === node.resource) newer = `; it was superseded by version ${w.version}, which this pass wrote`;
-                }
-                throw new Error(
-                    `Frame graph: pass '${p.name}' touched '${resource.name}' version ${node.version} without declaring it` +
-                        (newer !== "" ? newer : "; declare it on the pass builder with read() or write()"),
-                );
-            }
-            return node;
-        };
-        const texture_of = (node: HandleNode): T => {
-            const resource = graph.#resources[node.resource];
-            return resource.imported !== null ? resource.imported : resource.pooled!.texture;
-        };
-        const view_of = (node: HandleNode): V => {
-            const resource = graph.#resources[node.resource];
-            return resource.imported !== null ? resource.imported_view! : resource.pooled!.view;
-        };
-        const transparent: GPUColorDict = { r: 0, g: 0, b: 0, a: 0 };
-        return {
-            texture(handle) {
-                return texture_of(touched(handle, "texture")) as unknown as GPUTexture;
-            },
-            view(handle) {
-                return view_of(touched(handle, "view")) as unknown as GPUTextureView;
-            },
-            descriptor(handle) {
-                return graph.#resources[touched(handle, "descriptor").resource].descriptor;
-            },
-            color_attachment(handle, clear_value) {
-                const node = touched(handle, "color_attachment");
-                const a = node.color_attachment;
-                a.view = view_of(node) as unknown as GPUTextureView;
-                a.loadOp = node.load ? "load" : "clear";
-                a.storeOp = graph.#store_op(node);
-                a.clearValue = clear_value ?? transparent;
-                return a;
-            },
-            depth_attachment(handle, clear_depth) {
-                const node = touched(handle, "depth_attachment");
-                const p = graph.#passes[graph.#running_pass];
-                // formats with a stencil aspect need its ops (or its read-only flag) stated too
-                const stencil = has_stencil(graph.#resources[node.resource].descriptor.format);
-                if (!includes(p.writes, handle)) {
-                    const a = node.depth_read_only_attachment;
-                    a.view = view_of(node) as unknown as GPUTextureView;
-                    a.stencilReadOnly = stencil ? true : undefined;
-                    return a;
-                }
-                const a = node.depth_attachment;
-                a.view = view_of(node) as unknown as GPUTextureView;
-                a.depthLoadOp = node.load ? "load" : "clear";
-                a.depthStoreOp = graph.#store_op(node);
-                a.depthClearValue = clear_depth ?? 1;
-                a.stencilLoadOp = stencil ? a.depthLoadOp : undefined;
-                a.stencilStoreOp = stencil ? a.depthStoreOp : undefined;
-                a.stencilClearValue = stencil ? 0 : undefined;
-                return a;
-            },
-        };
-    }
-}
-
-function has_stencil(format: GPUTextureFormat): boolean {
-    return format === "depth24plus-stencil8" || format === "depth32float-stencil8" || format === "stencil8";
 }
 
 function includes(list: IndexList, value: number): boolean {
