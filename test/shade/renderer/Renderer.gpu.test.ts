@@ -13,6 +13,7 @@ import { FullscreenEffect } from "../../../shade/renderer/fullscreen/FullscreenE
 import { Renderer } from "../../../shade/renderer/Renderer.js";
 import { TextureRenderTarget } from "../../../shade/renderer/target/TextureRenderTarget.js";
 import { TextureResourceDescriptor } from "../../../shade/device/graph/TextureResourceDescriptor.js";
+import { VisibilityGrid } from "./extension/VisibilityGrid.js";
 import { expect_pixel, read_texture, tonemapped, with_gpu_device, write_readback_png } from "../../harness/index.js";
 
 const SIZE = 64;
@@ -218,6 +219,47 @@ describe("Renderer on Dawn", () => {
             renderer.render_frame();
             const image = await read_texture(device, target.acquire());
             expect_pixel(image, 8, 32, [0.5, 0.1, 0.05].map(tonemapped), 3, "renderer_after_failure");
+            renderer.destroy();
+        });
+    });
+
+    it("a custom record created at FrameStart carries a texture to an extension at AfterTransparency", async () => {
+        await with_gpu_device(async (device) => {
+            const fill = new FullscreenEffect({
+                label: "fog / visibility",
+                inputs: 0,
+                format: "rgba16float",
+                fragment: `fn effect(uv: vec2f) -> vec4f { return vec4f(0.25, 0.5, 0.75, 1.0); }`,
+            });
+            const apply = new FullscreenEffect({
+                label: "fog / apply",
+                inputs: 1,
+                format: "rgba16float",
+                fragment: `fn effect(uv: vec2f) -> vec4f { return sample_input_0(uv); }`,
+            });
+            class Publisher extends RenderExtension {
+                name = "fog publisher";
+                phase = FramePhase.FrameStart;
+                record(frame: FrameContext): void {
+                    const d = TextureResourceDescriptor.from({ resolution: [8, 8], format: "rgba16float", usage: 0x14 });
+                    frame.create(VisibilityGrid).grid = fill.graph_draw(frame.graph, frame.graph.create("visibility grid", d));
+                }
+            }
+            let saw_grid = false;
+            class Reader extends RenderExtension {
+                name = "fog reader";
+                phase = FramePhase.AfterTransparency;
+                record(frame: FrameContext): void {
+                    if (!frame.has(VisibilityGrid)) return;
+                    saw_grid = true;
+                    const grid = frame.get(VisibilityGrid).grid;
+                    const scene = frame.get(SceneColor);
+                    scene.color = apply.graph_draw(frame.graph, scene.color, grid, undefined, undefined, undefined, "load");
+                }
+            }
+            const { renderer, image } = await render_once(device, { taa: false }, [new Reader(), new Publisher()]);
+            expect(saw_grid).toBe(true);
+            expect_pixel(image, 32, 32, [0.25, 0.5, 0.75].map(tonemapped), 3, "renderer_custom_record");
             renderer.destroy();
         });
     });

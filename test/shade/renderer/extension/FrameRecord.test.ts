@@ -4,7 +4,6 @@ import { FrameGraph } from "../../../../shade/device/graph/FrameGraph.js";
 import { TextureResourceDescriptor } from "../../../../shade/device/graph/TextureResourceDescriptor.js";
 import { FrameContext } from "../../../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../../../shade/renderer/extension/FramePhase.js";
-import { FrameRecord } from "../../../../shade/renderer/extension/FrameRecord.js";
 import { GBufferTextures } from "../../../../shade/renderer/extension/GBufferTextures.js";
 import { PresentTarget } from "../../../../shade/renderer/extension/PresentTarget.js";
 import { RenderView } from "../../../../shade/renderer/extension/RenderView.js";
@@ -12,22 +11,7 @@ import { SceneColor } from "../../../../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../../../../shade/renderer/extension/ViewTextures.js";
 import { FakeAllocator } from "../../device/graph/fake_allocator.js";
 
-// The seed's custom record, with TypeScript types added and nothing else changed.
-export class VisibilityGrid extends FrameRecord {
-    #grid = -1;
-
-    static override is_present_at(phase: FramePhase): boolean {
-        return true;
-    }
-
-    get grid(): number {
-        return this.read(this.#grid);
-    }
-
-    set grid(handle: number) {
-        this.#grid = this.publish(handle);
-    }
-}
+import { VisibilityGrid } from "./VisibilityGrid.js";
 
 const RGBA = TextureResourceDescriptor.from({ resolution: [8, 8], format: "rgba8unorm", usage: 0x14 });
 
