@@ -26,7 +26,6 @@ import { FrameGraph } from "../shade/device/graph/FrameGraph.js";
 import type { FrameExecution } from "../shade/device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../shade/device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../shade/device/graph/FrameGraphResources.js";
-import type { TextureAllocator } from "../shade/device/graph/TextureAllocator.js";
 import { TextureResourceDescriptor } from "../shade/device/graph/TextureResourceDescriptor.js";
 import { FrameContext } from "../shade/renderer/extension/FrameContext.js";
 import { FRAME_PHASES, FramePhase } from "../shade/renderer/extension/FramePhase.js";
@@ -37,6 +36,7 @@ import { RenderExtensionRegistry } from "../shade/renderer/extension/RenderExten
 import { RenderView } from "../shade/renderer/extension/RenderView.js";
 import { SceneColor } from "../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../shade/renderer/extension/ViewTextures.js";
+import { FakeAllocator, FakeEncoder, type FakeTexture } from "./fake_gpu.js";
 
 const OUTPUT_W = 1920;
 const OUTPUT_H = 1080;
@@ -55,57 +55,6 @@ const USAGE_TEXTURE_BINDING = 0x04;
 const USAGE_RENDER_ATTACHMENT = 0x10;
 const TARGET_USAGE = USAGE_RENDER_ATTACHMENT | USAGE_TEXTURE_BINDING | USAGE_COPY_SRC;
 
-// ---- fakes (the shape of test/shade/device/graph/fake_allocator.ts; a bench does not import tests) ----
-
-/** A FAKE texture: no GPU behind it. Carries its shape so the graph can import it without a descriptor. */
-interface FakeTexture {
-    readonly id: number;
-    readonly descriptor: TextureResourceDescriptor;
-    readonly label: string;
-    readonly width: number;
-    readonly height: number;
-    readonly format: GPUTextureFormat;
-    readonly usage: number;
-    /** Made once, so that `view()` allocates nothing. */
-    readonly view: string;
-    destroyed: boolean;
-}
-
-/** FAKE allocator (no GPU). */
-class FakeAllocator implements TextureAllocator<FakeTexture, string> {
-    next_id = 1;
-    created = 0;
-    destroyed = 0;
-
-    create(descriptor: TextureResourceDescriptor, label: string): FakeTexture {
-        const id = this.next_id++;
-        this.created++;
-        const { width, height, format, usage } = descriptor;
-        return { id, descriptor, label, width, height, format, usage, view: `view of #${id}`, destroyed: false };
-    }
-
-    view(texture: FakeTexture): string {
-        return texture.view;
-    }
-
-    destroy(texture: FakeTexture): void {
-        texture.destroyed = true;
-        this.destroyed++;
-    }
-}
-
-/** FAKE encoder (no GPU): balances debug groups, records nothing. */
-class FakeEncoder {
-    depth = 0;
-    groups = 0;
-    pushDebugGroup(_label: string): void {
-        this.depth++;
-        this.groups++;
-    }
-    popDebugGroup(): void {
-        this.depth--;
-    }
-}
 
 /** What `FrameGraph.execute` takes: the device and the frame's encoder. */
 type ExecutionTarget = Parameters<FrameGraph<FakeTexture, string>["execute"]>[0];

@@ -22,8 +22,8 @@ import { runInNewContext } from "node:vm";
 import { FrameGraph } from "../shade/device/graph/FrameGraph.js";
 import type { FrameExecution, FrameExecutionTarget } from "../shade/device/graph/FrameExecution.js";
 import type { FrameGraphResources } from "../shade/device/graph/FrameGraphResources.js";
-import type { TextureAllocator } from "../shade/device/graph/TextureAllocator.js";
 import { TextureResourceDescriptor } from "../shade/device/graph/TextureResourceDescriptor.js";
+import { FakeAllocator, FakeEncoder, type FakeTexture } from "./fake_gpu.js";
 import {
     ChainRecorder,
     FORMAT,
@@ -47,51 +47,6 @@ const BATCH = 100;
 /** Frames of each diagnostic run after the counted one. */
 const PART_FRAMES = 30_000;
 
-// ---- fakes (a copy of the tests' shape; bench does not import tests) ----
-
-/** A FAKE texture: no GPU behind it. Its view is made once, so `view()` allocates nothing. */
-interface FakeTexture {
-    readonly id: number;
-    readonly descriptor: TextureResourceDescriptor;
-    readonly label: string;
-    readonly view: string;
-    destroyed: boolean;
-}
-
-/** FAKE allocator (no GPU). */
-class FakeAllocator implements TextureAllocator<FakeTexture, string> {
-    next_id = 1;
-    created = 0;
-    destroyed = 0;
-
-    create(descriptor: TextureResourceDescriptor, label: string): FakeTexture {
-        const id = this.next_id++;
-        this.created++;
-        return { id, descriptor, label, view: `view of #${id}`, destroyed: false };
-    }
-
-    view(texture: FakeTexture): string {
-        return texture.view;
-    }
-
-    destroy(texture: FakeTexture): void {
-        texture.destroyed = true;
-        this.destroyed++;
-    }
-}
-
-/** FAKE encoder (no GPU): counts debug groups, records nothing. */
-class FakeEncoder {
-    depth = 0;
-    groups = 0;
-    pushDebugGroup(_label: string): void {
-        this.depth++;
-        this.groups++;
-    }
-    popDebugGroup(): void {
-        this.depth--;
-    }
-}
 
 interface FakePassData extends ChainPassData {
     /** What the pass resolved this frame, kept so the work cannot be optimised away. */
