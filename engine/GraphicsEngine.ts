@@ -3,16 +3,20 @@ import type { RenderExtension } from "../shade/renderer/extension/RenderExtensio
 import { RenderExtensionRegistry, type RenderPipelineDescription } from "../shade/renderer/extension/RenderExtensionRegistry.js";
 import { RenderView } from "../shade/renderer/extension/RenderView.js";
 import { Renderer } from "../shade/renderer/Renderer.js";
+import { Scene } from "../shade/renderer/scene/Scene.js";
 import type { RenderTarget } from "../shade/renderer/target/RenderTarget.js";
 
 export interface GraphicsEngineOptions {
     /** Where WebGPU comes from: `navigator.gpu` in a browser (the default), Dawn's `GPU` in Node. */
     readonly gpu?: GPU;
-    /** Where frames are presented. */
-    readonly target: RenderTarget;
+    /** Where frames are presented; may also be set later through `target`, before `start()`. */
+    readonly target?: RenderTarget;
     readonly adapter_options?: GPURequestAdapterOptions;
     readonly device_descriptor?: GPUDeviceDescriptor;
-    /** Told about a lost device (before recovery starts) and about uncaptured GPU errors. */
+    /**
+     * Told about a lost device (before recovery starts), a recovery that failed and uncaptured GPU errors.
+     * A callback that throws is logged and never stops recovery.
+     */
     readonly on_error?: (error: Error) => void;
 }
 
@@ -20,33 +24,42 @@ export interface GraphicsEngineOptions {
 export type GraphicsEngineState = "stopped" | "starting" | "running" | "recovering";
 
 /**
- * Holds the render extensions and the renderer. Extensions can be added before any device exists; they are
- * applied to the renderer when one is built, and again after `stop()` -> `start()` and after a lost device,
- * from which the engine recovers by itself (a new device, a new renderer, the same extensions).
+ * Holds the render extensions, the scene and the renderer. Extensions can be added before any device exists;
+ * they are applied to the renderer when one is built, and again after `stop()` -> `start()` and after a lost
+ * device, from which the engine recovers by itself (a new device, a new renderer, the same extensions and
+ * the same scene).
  */
 export class GraphicsEngine {
     readonly view = new RenderView();
     /** Kept across restarts and applied to every renderer. */
     feature_taa_enabled = true;
-    resolution_scale = 0.75;
+    /** Told about lost devices, failed recoveries and uncaptured GPU errors (see the option). */
+    on_error: ((error: Error) => void) | null;
 
     readonly #options: GraphicsEngineOptions;
     readonly #registry = new RenderExtensionRegistry();
+    #target: RenderTarget | null;
+    #scene = new Scene();
+    #resolution_scale = 0.75;
     #renderer: Renderer | null = null;
     #device: GPUDevice | null = null;
     #state: GraphicsEngineState = "stopped";
+    /** What the last start()/stop() call asked for; the last call wins. */
+    #wanted: "running" | "stopped" = "stopped";
     #ready: Promise<void> = Promise.resolve();
     #restarts = 0;
 
-    constructor(options: GraphicsEngineOptions) {
+    constructor(options: GraphicsEngineOptions = {}) {
         this.#options = options;
+        this.#target = options.target ?? null;
+        this.on_error = options.on_error ?? null;
     }
 
     get state(): GraphicsEngineState {
         return this.#state;
     }
 
-    /** The live renderer, or null while stopped or recovering. */
+    /** The live renderer, or null while stopped, starting or recovering. */
     get renderer(): Renderer | null {
         return this.#renderer;
     }
@@ -61,18 +74,79 @@ export class GraphicsEngine {
         return this.#restarts;
     }
 
-    /** Registers `extension` (with or without a device) and returns it. Ordering errors throw here. */
+    /** Where frames are presented. Set it before `start()`; changing it while started throws. */
+    get target(): RenderTarget | null {
+        return this.#target;
+    }
+
+    set target(target: RenderTarget | null) {
+        if (this.#state !== "stopped") {
+            throw new Error(`GraphicsEngine.target cannot change while the engine is ${this.#state}; stop() first`);
+        }
+        this.#target = target;
+    }
+
+    /** What every renderer the engine builds draws; kept across restarts and lost devices. */
+    get scene(): Scene {
+        return this.#scene;
+    }
+
+    set scene(scene: Scene) {
+        if (!(scene instanceof Scene)) throw new TypeError(`GraphicsEngine.scene must be a Scene, got ${String(scene)}`);
+        this.#scene = scene;
+        if (this.#renderer !== null) this.#renderer.scene = scene;
+    }
+
+    /** Dynamic resolution: internal size = output size x this (with TAA on), in (0, 4]. Checked here. */
+    get resolution_scale(): number {
+        return this.#resolution_scale;
+    }
+
+    set resolution_scale(scale: number) {
+        if (!(typeof scale === "number" && scale > 0 && scale <= 4)) {
+            throw new RangeError(`GraphicsEngine.resolution_scale must be a number in (0, 4], got ${String(scale)}`);
+        }
+        this.#resolution_scale = scale;
+    }
+
+    /**
+     * Registers `extension` (with or without a device) and returns it. Refused, with nothing changed in the
+     * engine or its renderer: a second registration, a cycle, a duplicate name on the phase, and any call
+     * from inside an extension's `record`.
+     */
     add_extension<E extends RenderExtension>(extension: E): E {
+        const renderer = this.#renderer;
+        renderer?.registry.expect_not_recording("add_extension", extension);
+        if (renderer !== null && renderer.registry.has(extension) && !this.#registry.has(extension)) {
+            throw new Error(
+                `add_extension: render extension '${extension.name}' is already registered on the renderer directly; ` +
+                    `remove it there first (what is registered on a renderer is lost with it - register through the GraphicsEngine)`,
+            );
+        }
         this.#registry.add(extension);
-        if (this.#renderer !== null) this.#renderer.add_extension(extension);
+        if (renderer !== null) {
+            try {
+                renderer.add_extension(extension);
+            } catch (error) {
+                // the renderer may carry extensions registered on it directly: keep engine and renderer agreeing
+                this.#registry.remove(extension);
+                throw error;
+            }
+        }
         return extension;
     }
 
-    /** Unregisters `extension`; returns whether it was registered. */
+    /** Unregisters `extension`; returns whether it was registered. Refused from inside `record`. */
     remove_extension(extension: RenderExtension): boolean {
+        this.#renderer?.registry.expect_not_recording("remove_extension", extension);
         const removed = this.#registry.remove(extension);
         if (removed && this.#renderer !== null) this.#renderer.remove_extension(extension);
         return removed;
+    }
+
+    /** Whether `extension` is registered through this engine. */
+    has_extension(extension: RenderExtension): boolean {
+        return this.#registry.has(extension);
     }
 
     extension_count(phase: FramePhase): number {
@@ -83,87 +157,140 @@ export class GraphicsEngine {
         return this.#registry.describe();
     }
 
-    /** Resolves when the engine is running (after `start` or a recovery). */
+    /** Resolves when the engine is running (after `start` or a recovery); rejects when that failed. */
     ready(): Promise<void> {
         return this.#ready;
     }
 
-    /** Requests a device and builds the renderer with every registered extension. */
-    async start(): Promise<void> {
-        if (this.#state === "running" || this.#state === "starting") return this.#ready;
+    /**
+     * Requests a device and builds the renderer with every registered extension. A failure (no WebGPU, no
+     * adapter, the device request rejected) rejects with a clear error and leaves the engine "stopped"; a
+     * later `start()` tries again. With calls overlapping, the last of `start()`/`stop()` wins.
+     */
+    start(): Promise<void> {
+        this.#wanted = "running";
+        if (this.#state === "running" || this.#state === "starting" || this.#state === "recovering") return this.#ready;
         this.#state = "starting";
-        this.#ready = this.#build();
+        this.#ready = this.#build("start");
+        this.#ready.catch(() => {}); // the caller of start() gets the rejection; ready() keeps it too
         return this.#ready;
     }
 
-    /** Destroys the renderer and its device. Extensions stay registered for the next `start`. */
+    /** Destroys the renderer and its device. Extensions and the scene stay for the next `start`. */
     async stop(): Promise<void> {
+        this.#wanted = "stopped";
         await this.#ready.catch(() => {});
-        this.#state = "stopped";
+        if (this.#wanted !== "stopped") return; // a start() after this stop() won
         const device = this.#device;
         this.#teardown();
+        this.#state = "stopped";
         device?.destroy();
     }
 
-    /** Renders one frame; returns false (and draws nothing) while stopped or recovering. */
+    /**
+     * Renders one frame; returns false (and draws nothing) while stopped, starting, recovering, or while the
+     * target has no size. Errors of the frame (an extension's, a misuse) are thrown; the next frame is fresh.
+     */
     render(): boolean {
         const renderer = this.#renderer;
         if (renderer === null || this.#state !== "running") return false;
         renderer.feature_taa_enabled = this.feature_taa_enabled;
-        renderer.resolution_scale = this.resolution_scale;
-        renderer.render_frame();
-        return true;
+        renderer.resolution_scale = this.#resolution_scale;
+        renderer.scene = this.#scene;
+        return renderer.render_frame();
     }
 
-    async #build(): Promise<void> {
-        const gpu = this.#options.gpu ?? (typeof navigator !== "undefined" ? navigator.gpu : undefined);
-        if (gpu === undefined) {
-            throw new Error("GraphicsEngine.start: WebGPU is not available (no navigator.gpu and no gpu option)");
+    async #build(why: "start" | "recover"): Promise<void> {
+        const verb = why === "start" ? "GraphicsEngine.start" : "GraphicsEngine recovery";
+        let device: GPUDevice | null = null;
+        try {
+            const target = this.#target;
+            if (target === null) {
+                throw new Error(`${verb}: no render target; pass { target } to new GraphicsEngine() or set graphics.target before start()`);
+            }
+            const gpu = this.#options.gpu ?? (typeof navigator !== "undefined" ? navigator.gpu : undefined);
+            if (gpu === undefined) {
+                throw new Error(`${verb}: WebGPU is not available (no navigator.gpu and no gpu option); use a browser with WebGPU enabled`);
+            }
+            const adapter = await gpu.requestAdapter(this.#options.adapter_options);
+            if (adapter === null) throw new Error(`${verb}: no WebGPU adapter is available`);
+            // GPU timing per pass when the adapter can: asked for on top of what the caller requires
+            const descriptor = this.#options.device_descriptor ?? {};
+            const features = [...(descriptor.requiredFeatures ?? [])];
+            if (adapter.features.has("timestamp-query") && !features.includes("timestamp-query")) features.push("timestamp-query");
+            try {
+                device = await adapter.requestDevice({ ...descriptor, requiredFeatures: features });
+            } catch (error) {
+                throw new Error(`${verb}: the device request was rejected: ${(error as Error).message}`, { cause: error });
+            }
+            if (this.#wanted === "stopped") {
+                device.destroy();
+                this.#state = "stopped";
+                return;
+            }
+            const live = device;
+            live.addEventListener("uncapturederror", (event) => {
+                const error = (event as GPUUncapturedErrorEvent).error;
+                this.#report(new Error(`GPU error: ${error.message}`));
+            });
+            void live.lost.then((info) => this.#on_lost(live, info));
+            const renderer = new Renderer({
+                device: live,
+                target,
+                view: this.view,
+                scene: this.#scene,
+                feature_taa_enabled: this.feature_taa_enabled,
+                resolution_scale: this.#resolution_scale,
+            });
+            for (const extension of this.#registry.all()) renderer.add_extension(extension);
+            this.#device = live;
+            this.#renderer = renderer;
+            this.#restarts++;
+            this.#state = "running";
+        } catch (error) {
+            device?.destroy();
+            this.#device = null;
+            this.#renderer = null;
+            this.#state = "stopped";
+            throw error;
         }
-        const adapter = await gpu.requestAdapter(this.#options.adapter_options);
-        if (adapter === null) throw new Error("GraphicsEngine.start: no WebGPU adapter is available");
-        // GPU timing per pass when the adapter can: asked for on top of what the caller requires
-        const descriptor = this.#options.device_descriptor ?? {};
-        const features = [...(descriptor.requiredFeatures ?? [])];
-        if (adapter.features.has("timestamp-query") && !features.includes("timestamp-query")) features.push("timestamp-query");
-        const device = await adapter.requestDevice({ ...descriptor, requiredFeatures: features });
-        if (this.#state === "stopped") {
-            device.destroy();
-            return;
-        }
-        device.addEventListener("uncapturederror", (event) => {
-            const error = (event as GPUUncapturedErrorEvent).error;
-            this.#options.on_error?.(new Error(`GPU error: ${error.message}`));
-        });
-        void device.lost.then((info) => this.#on_lost(device, info));
-        this.#device = device;
-        const renderer = new Renderer({
-            device,
-            target: this.#options.target,
-            view: this.view,
-            feature_taa_enabled: this.feature_taa_enabled,
-            resolution_scale: this.resolution_scale,
-        });
-        for (const extension of this.#registry.all()) renderer.add_extension(extension);
-        this.#renderer = renderer;
-        this.#restarts++;
-        this.#state = "running";
     }
 
     #on_lost(device: GPUDevice, info: GPUDeviceLostInfo): void {
-        if (device !== this.#device || this.#state === "stopped") return; // our own stop, or an old device
-        this.#options.on_error?.(new Error(`GPU device lost (${info.reason}): ${info.message}; recovering`));
+        if (device !== this.#device || this.#state !== "running") return; // our own stop, or an old device
+        // tear down first: nothing a user callback does may leave the engine on a dead device
         this.#teardown();
         this.#state = "recovering";
-        this.#ready = this.#build().catch((error: unknown) => {
-            this.#state = "stopped";
-            throw new Error("GraphicsEngine could not recover from a lost device", { cause: error });
+        this.#report(new Error(`GPU device lost (${info.reason}): ${info.message}; recovering`));
+        this.#ready = this.#build("recover").catch((error: unknown) => {
+            const failure = new Error(`GraphicsEngine could not recover from a lost device; call start() to try again`, { cause: error });
+            this.#report(failure);
+            throw failure;
         });
+        this.#ready.catch(() => {}); // reported through on_error; ready() still rejects for whoever awaits it
+    }
+
+    #report(error: Error): void {
+        const callback = this.on_error;
+        if (callback === null) {
+            console.error(error);
+            return;
+        }
+        try {
+            callback(error);
+        } catch (thrown) {
+            console.error("GraphicsEngine: the on_error callback threw while reporting", error, thrown);
+        }
     }
 
     #teardown(): void {
-        this.#renderer?.destroy();
+        const renderer = this.#renderer;
         this.#renderer = null;
         this.#device = null;
+        try {
+            renderer?.destroy();
+        } catch (error) {
+            console.error("GraphicsEngine: destroying the renderer failed", error);
+        }
     }
 }

@@ -14,8 +14,9 @@ async function main(): Promise<void> {
     const canvas = document.getElementById("view") as HTMLCanvasElement;
     const engine = new GraphicsEngine({ target: new CanvasRenderTarget(canvas), on_error: (e) => show(e.message, true) });
     engine.add_extension(new SkyExtension());
+    // the engine holds the scene: every renderer it builds (after a restart or a lost device) draws it
+    engine.scene = make_reference_scene(16);
     await engine.start();
-    const scene = make_reference_scene(16);
     const camera = engine.view.camera;
     place_reference_camera(camera);
     const orbit = Math.hypot(camera.position[0], camera.position[2]);
@@ -24,7 +25,6 @@ async function main(): Promise<void> {
     let frames = 0;
     const frame = (now: number) => {
         const renderer = engine.renderer;
-        if (renderer !== null) renderer.scene = scene;
         const a = Math.atan2(0.5, 6) + ((now - start) / 1000) * orbit_speed;
         camera.position[0] = Math.sin(a) * orbit;
         camera.position[2] = Math.cos(a) * orbit;

@@ -63,6 +63,7 @@ export class Renderer {
     /** GPU time per pass (built-in steps and extensions' passes) when the device has `timestamp-query`. */
     readonly timer: GPUPassTimer | null;
     #destroyed = false;
+    #rendering = false;
     #frames = 0;
 
     constructor(options: RendererOptions) {
@@ -102,12 +103,42 @@ export class Renderer {
         return this.registry.describe();
     }
 
+    /** Whether the renderer was destroyed (its device lost, or stopped). */
+    get destroyed(): boolean {
+        return this.#destroyed;
+    }
+
+    /** True while a frame records, compiles or submits (`render_frame` is not re-entrant). */
+    get rendering(): boolean {
+        return this.#rendering;
+    }
+
     /**
-     * Records, compiles and submits one frame. If recording throws (an extension, a misuse), the frame is
-     * dropped cleanly and the error rethrown: the next frame starts fresh.
+     * Records, compiles and submits one frame; returns false, drawing nothing, while the target has no size
+     * (a collapsed canvas). If recording throws (an extension, a misuse), the frame is dropped cleanly and the
+     * error rethrown: the next frame starts fresh.
      */
-    render_frame(): void {
+    render_frame(): boolean {
         if (this.#destroyed) throw new Error("Renderer.render_frame: the renderer was destroyed");
+        if (this.#rendering) {
+            const recording = this.registry.recording;
+            throw new Error(
+                "Renderer.render_frame: render() called re-entrantly" +
+                    (recording !== null ? ` from inside render extension '${recording.name}'.record` : "") +
+                    "; a frame cannot start while another is recording",
+            );
+        }
+        if (!this.target.is_drawable()) return false;
+        this.#rendering = true;
+        try {
+            this.#render_frame();
+        } finally {
+            this.#rendering = false;
+        }
+        return true;
+    }
+
+    #render_frame(): void {
         const texture = this.target.acquire();
         const output_w = texture.width;
         const output_h = texture.height;

@@ -37,6 +37,14 @@ export class RenderExtensionRegistry {
             throw new Error(`add_extension: render extension '${extension.name}' is already registered`);
         }
         const list = this.#phases[extension.phase];
+        const namesake = list.find((e) => e.name === extension.name);
+        if (namesake !== undefined) {
+            // ties are broken by name: two of one name would be ordered by registration, which names exist to prevent
+            throw new Error(
+                `add_extension: ${frame_phase_name(extension.phase)} already has a render extension named '${extension.name}' ` +
+                    `(${namesake.constructor.name}); names order the extensions of a phase and must be unique there - rename one`,
+            );
+        }
         let resolved;
         try {
             resolved = resolve_extension_order([...list, extension]);
@@ -64,6 +72,19 @@ export class RenderExtensionRegistry {
             return true;
         }
         return false;
+    }
+
+    /** The extension whose `record` is running now, or null between records. */
+    get recording(): RenderExtension | null {
+        return this.#recording;
+    }
+
+    /**
+     * Throws what `add`/`remove` would throw while an extension records (no registering or removing inside
+     * `record`); for owners that keep registries of their own in step with this one.
+     */
+    expect_not_recording(verb: "add_extension" | "remove_extension", extension: RenderExtension): void {
+        this.#expect_not_recording(verb, extension);
     }
 
     has(extension: RenderExtension): boolean {

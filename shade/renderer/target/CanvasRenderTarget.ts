@@ -27,18 +27,24 @@ export class CanvasRenderTarget implements RenderTarget {
         this.#context = context;
     }
 
-    acquire(): GPUTexture {
-        if (this.#context === null) throw new Error("CanvasRenderTarget.acquire before configure(device)");
+    is_drawable(): boolean {
         const canvas = this.canvas;
         if (this.auto_resize && typeof HTMLCanvasElement !== "undefined" && canvas instanceof HTMLCanvasElement) {
             const ratio = globalThis.devicePixelRatio ?? 1;
             const width = Math.round(canvas.clientWidth * ratio);
             const height = Math.round(canvas.clientHeight * ratio);
-            if (width > 0 && height > 0 && (canvas.width !== width || canvas.height !== height)) {
+            // a collapsed canvas (display: none, a minimised tab) keeps its last size but is not drawn
+            if (width === 0 || height === 0) return false;
+            if (canvas.width !== width || canvas.height !== height) {
                 canvas.width = width;
                 canvas.height = height;
             }
         }
+        return this.#context !== null && canvas.width > 0 && canvas.height > 0;
+    }
+
+    acquire(): GPUTexture {
+        if (this.#context === null) throw new Error("CanvasRenderTarget.acquire before configure(device)");
         return this.#context.getCurrentTexture();
     }
 

@@ -9,6 +9,7 @@ export class TextureRenderTarget implements RenderTarget {
     #texture: GPUTexture | null = null;
 
     constructor(width: number, height: number, format: GPUTextureFormat = "rgba8unorm") {
+        check_size(width, height);
         this.#width = width;
         this.#height = height;
         this.format = format;
@@ -29,6 +30,7 @@ export class TextureRenderTarget implements RenderTarget {
 
     /** Changes the output size; the next frame renders at it. */
     resize(width: number, height: number): void {
+        check_size(width, height);
         this.#width = width;
         this.#height = height;
         if (this.#device !== null) this.configure(this.#device);
@@ -36,7 +38,9 @@ export class TextureRenderTarget implements RenderTarget {
 
     configure(device: GPUDevice): void {
         this.#texture?.destroy();
+        this.#texture = null;
         this.#device = device;
+        if (this.#width === 0 || this.#height === 0) return; // nothing to draw into until resized
         this.#texture = device.createTexture({
             label: "offscreen render target",
             size: { width: this.#width, height: this.#height },
@@ -49,6 +53,10 @@ export class TextureRenderTarget implements RenderTarget {
         });
     }
 
+    is_drawable(): boolean {
+        return this.#width > 0 && this.#height > 0 && this.#texture !== null;
+    }
+
     acquire(): GPUTexture {
         if (this.#texture === null) throw new Error("TextureRenderTarget.acquire before configure(device)");
         return this.#texture;
@@ -58,5 +66,11 @@ export class TextureRenderTarget implements RenderTarget {
         this.#texture?.destroy();
         this.#texture = null;
         this.#device = null;
+    }
+}
+
+function check_size(width: number, height: number): void {
+    if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 0 && height >= 0)) {
+        throw new RangeError(`TextureRenderTarget: size must be whole non-negative pixels, got ${width}x${height}`);
     }
 }
