@@ -1,0 +1,34 @@
+import type { EntityManager } from "./EntityManager.js";
+
+/**
+ * A unit of game logic run by the `Engine` in its system order. A rendering system registers the extension it
+ * owns in `startup` and removes it in `shutdown`, through the `GraphicsEngine` it was constructed with:
+ *
+ * ```ts
+ * async startup(entityManager) { this.#extension = this.#graphics.add_extension(new MarkerExtension(this)); }
+ * async shutdown(entityManager) {
+ *     if (this.#extension !== null) { this.#graphics.remove_extension(this.#extension); this.#extension = null; }
+ * }
+ * ```
+ *
+ * A second `shutdown` is harmless; `startup` after `shutdown` registers again.
+ */
+export abstract class System {
+    /** Names the system in errors and the engine's system list. */
+    abstract readonly name: string;
+
+    /** Called when the system joins an engine, before its first `update`. Needs no GPU device. */
+    async startup(entityManager: EntityManager): Promise<void> {
+        void entityManager;
+    }
+
+    /** Called when the system leaves the engine (or the engine shuts down). */
+    async shutdown(entityManager: EntityManager): Promise<void> {
+        void entityManager;
+    }
+
+    /** Once per engine tick, in system order, before the frame renders. `dt` in seconds. Allocates nothing. */
+    update(dt: number): void {
+        void dt;
+    }
+}

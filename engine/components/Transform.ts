@@ -1,0 +1,11 @@
+import { MAX_ENTITIES } from "../EntityManager.js";
+
+/**
+ * Where an entity is: position (3 floats at `eid * 3`), rotation quaternion x, y, z, w (4 floats at
+ * `eid * 4`) and scale (3 floats at `eid * 3`). A bitecs component of typed arrays.
+ */
+export const Transform = {
+    position: new Float32Array(MAX_ENTITIES * 3),
+    rotation: new Float32Array(MAX_ENTITIES * 4),
+    scale: new Float32Array(MAX_ENTITIES * 3),
+};
