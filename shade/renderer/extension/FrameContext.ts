@@ -7,9 +7,20 @@ import { phases_carrying, type FrameRecord, type FrameRecordClass, type FrameRec
 import type { RenderView } from "./RenderView.js";
 
 interface RecordEntry {
+    /** The record of the current (or last) frame: `ring[slot]`. */
     record: FrameRecord;
     serial: number;
+    /**
+     * Instances used in turn, one per frame. A record kept past its frame is then a different object from the
+     * next frames' record, so its guard sees the old frame's serial and asserts instead of silently reading the
+     * new frame's handles. Development builds rotate `RECORD_RING` instances (a record kept up to that many
+     * frames is caught); production builds, whose guards are stripped, reuse one.
+     */
+    ring: FrameRecord[];
+    slot: number;
 }
+
+const RECORD_RING = __SHADE_DEBUG__ ? 4 : 1;
 
 /**
  * What an extension is handed when its phase comes round: the frame's graph, the view, the resolution of
@@ -125,12 +136,17 @@ export class FrameContext implements FrameRecordHost {
             );
         }
         if (entry === undefined) {
-            entry = { record: new type(), serial: this.#serial };
+            const record = new type();
+            entry = { record, serial: this.#serial, ring: [record], slot: 0 };
             this.#records.set(type, entry);
         } else {
             entry.serial = this.#serial;
-            // a record that can clear itself is reused: no garbage per frame for the built-ins
-            if (!entry.record.reset_for_reuse()) entry.record = new type();
+            const slot = (entry.slot + 1) % RECORD_RING;
+            entry.slot = slot;
+            const kept = entry.ring[slot];
+            // a record that can clear itself is reused: no garbage per frame for the built-ins once the ring is full
+            if (kept !== undefined && kept.reset_for_reuse()) entry.record = kept;
+            else entry.record = entry.ring[slot] = new type();
         }
         entry.record.attach(this);
         return entry.record as R;

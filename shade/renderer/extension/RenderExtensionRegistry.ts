@@ -196,7 +196,7 @@ function validate_extension(extension: RenderExtension): void {
             );
         }
     }
-    if (typeof extension.record !== "function") {
+    if (typeof extension.record !== "function" || extension.record === RenderExtension.prototype.record) {
         throw new TypeError(`add_extension: render extension '${extension.name}' has no record(frame) method`);
     }
 }

@@ -133,17 +133,41 @@ describe("frame records", () => {
         expect("color" in present).toBe(false);
     });
 
-    it("built-in records are reused frame to frame, and come back empty", () => {
+    it("built-in records are reused from a small ring, and come back empty", () => {
         const frame = open_frame(FramePhase.AfterLighting);
-        const first = frame.create(SceneColor);
-        first.color = written(frame, "colour");
+        const seen: SceneColor[] = [];
+        for (let f = 0; f < 8; f++) {
+            if (f > 0) {
+                frame.close();
+                frame.graph.reset();
+                frame.begin(32, 32, 64, 64);
+                frame.enter(FramePhase.AfterLighting);
+            }
+            const record = frame.create(SceneColor);
+            if (f > 0) expect(() => record.color).toThrow(/before the frame filled it in/);
+            record.color = written(frame, "colour");
+            seen.push(record);
+        }
+        // a handful of instances in turn, never a new one per frame once warm
+        expect(new Set(seen).size).toBe(4);
+        expect(seen[4]).toBe(seen[0]);
+    });
+
+    it("a built-in record kept from frame N asserts when touched in frame N+1, even though the type is reused", () => {
+        const frame = open_frame(FramePhase.AfterLighting);
+        const kept = frame.create(SceneColor);
+        kept.color = written(frame, "colour");
         frame.close();
         frame.graph.reset();
         frame.begin(32, 32, 64, 64);
         frame.enter(FramePhase.AfterLighting);
-        const second = frame.create(SceneColor);
-        expect(second).toBe(first);
-        expect(() => second.color).toThrow(/before the frame filled it in/);
+        const now = frame.create(SceneColor);
+        now.color = written(frame, "colour");
+        expect(now).not.toBe(kept);
+        expect(() => kept.color).toThrow("SceneColor.color read after its frame closed");
+        expect(() => {
+            kept.color = now.color;
+        }).toThrow("SceneColor.color published after its frame closed");
     });
 
     it("resolution is the internal size before the upscale and the output size after it", () => {
