@@ -123,6 +123,46 @@ describe("frame graph (fake allocator)", () => {
         expect(() => b2.read(h)).toThrow(/belongs to an earlier frame/);
     });
 
+    it("rejects a handle from the previous frame once the new frame has as many handles (same index, older epoch)", () => {
+        const { graph } = make();
+        const record = () => {
+            const b = graph.add("p", null, () => {});
+            const h = b.write(b.create("t", RGBA));
+            const reader = graph.add("reader", null, () => {});
+            return { h, reader };
+        };
+        const old = record().h;
+        graph.reset();
+        const fresh = record();
+        // the same node index is live again this frame: only the epoch tells the two handles apart
+        expect(fresh.h & 0xfffff).toBe(old & 0xfffff);
+        expect(fresh.h).not.toBe(old);
+        expect(() => fresh.reader.read(old)).toThrow(
+            `FrameGraph.reader reads: handle ${old} belongs to an earlier frame; handles live for one frame`,
+        );
+        expect(() => fresh.reader.write(old)).toThrow(/belongs to an earlier frame/);
+        expect(() => graph.describe(old)).toThrow(/belongs to an earlier frame/);
+        expect(fresh.reader.read(fresh.h)).toBe(fresh.h);
+    });
+
+    it("rejects a previous frame's handle at execute too, once the new frame has as many handles", () => {
+        const { graph } = make();
+        const frame = (touch: () => number) => {
+            const b = graph.add("p", null, (_d, r) => {
+                r.view(touch());
+            });
+            const h = b.write(b.create("t", RGBA));
+            b.make_side_effect();
+            return h;
+        };
+        let old = -1;
+        old = frame(() => old);
+        graph.execute(fake_execution());
+        graph.reset();
+        frame(() => old);
+        expect(() => graph.execute(fake_execution())).toThrow(/belongs to an earlier frame/);
+    });
+
     it("reuses a transient within the frame once its last reader has run, and never while lifetimes overlap", () => {
         const { graph, allocator } = make();
         const seen: Record<string, number> = {};
@@ -202,6 +242,35 @@ describe("frame graph (fake allocator)", () => {
         const p2 = graph.add("sampler", null, () => {});
         p2.read(d);
         p2.make_side_effect();
+        graph.compile();
+        expect(graph.attachment_ops(d).store).toBe("store");
+    });
+
+    it("discards a version whose only reader is culled: the store op counts live consumers only", () => {
+        const { graph } = make();
+        const stored: GPUStoreOp[] = [];
+        const p1 = graph.add("draw", null, (_d, r) => stored.push(r.color_attachment(c).storeOp));
+        const c = p1.write(p1.create("colour", RGBA));
+        p1.make_side_effect(); // draw survives on its own
+        const p2 = graph.add("unused blur", null, () => {});
+        p2.read(c); // the only reader of c ...
+        p2.write(p2.create("blurred", RGBA)); // ... writes what nothing reads: culled
+        graph.compile();
+        expect(graph.is_culled("unused blur")).toBe(true);
+        expect(graph.is_culled("draw")).toBe(false);
+        expect(graph.attachment_ops(c)).toEqual({ load: "clear", store: "discard" });
+        graph.execute(fake_execution());
+        expect(stored).toEqual(["discard"]); // the attachment the pass actually gets
+
+        // the same graph with the reader kept stores
+        graph.reset();
+        const q1 = graph.add("draw", null, () => {});
+        const d = q1.write(q1.create("colour", RGBA));
+        q1.make_side_effect();
+        const q2 = graph.add("kept blur", null, () => {});
+        q2.read(d);
+        q2.write(q2.create("blurred", RGBA));
+        q2.make_side_effect();
         graph.compile();
         expect(graph.attachment_ops(d).store).toBe("store");
     });
