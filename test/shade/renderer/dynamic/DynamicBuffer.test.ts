@@ -89,6 +89,45 @@ describe("DynamicBuffer", () => {
         });
     });
 
+    it("flushes two separate dirty ranges and a range widened to the left, read back from the GPU", async () => {
+        await with_gpu_device(async (device) => {
+            const buffer = new DynamicBuffer("test dirty ranges", STORAGE, 256 * KIB);
+            const gpu = buffer.flush(device, buffer.capacity); // all zeros on the GPU
+            const far = (200 * KIB) / 4; // word index, far past MERGE_GAP_BYTES from the first range
+            const fill = (from: number, count: number, base: number) => {
+                for (let i = 0; i < count; i++) buffer.u32[from + i] = base + i;
+            };
+
+            // two separate ranges, the later one marked first (the second is inserted before it)
+            fill(far, 16, 2000);
+            buffer.mark_dirty(far * 4, far * 4 + 64);
+            fill(16, 16, 1000);
+            buffer.mark_dirty(64, 128);
+            expect(buffer.pending_writes).toBe(2);
+            expect(buffer.flush(device, buffer.capacity)).toBe(gpu);
+            let data = await read_buffer(device, gpu, gpu.size);
+            expect(Array.from(data.subarray(16, 32))).toEqual(Array.from(words(1000, 16, (i) => i)));
+            expect(Array.from(data.subarray(far, far + 16))).toEqual(Array.from(words(2000, 16, (i) => i)));
+            expect(data[15]).toBe(0);
+            expect(data[32]).toBe(0);
+
+            // a range widened to the left: [2000, 2064) then [1000, 1064), close enough to merge into one
+            const right = 2000 / 4;
+            const left = 1000 / 4;
+            fill(right, 16, 3000);
+            buffer.mark_dirty(right * 4, right * 4 + 64);
+            fill(left, 16, 4000);
+            buffer.mark_dirty(left * 4, left * 4 + 64);
+            expect(buffer.pending_writes).toBe(1);
+            buffer.flush(device, buffer.capacity);
+            data = await read_buffer(device, gpu, gpu.size);
+            expect(Array.from(data.subarray(left, left + 16))).toEqual(Array.from(words(4000, 16, (i) => i)));
+            expect(Array.from(data.subarray(right, right + 16))).toEqual(Array.from(words(3000, 16, (i) => i)));
+            expect(buffer.pending_writes).toBe(0);
+            buffer.destroy();
+        });
+    });
+
     it("builds a new GPU buffer on another device", async () => {
         const buffer = new DynamicBuffer("test device change", STORAGE, 4 * KIB);
         const first: GPUBuffer[] = [];
