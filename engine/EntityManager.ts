@@ -1,26 +1,66 @@
-import { addEntity, createWorld, entityExists, removeEntity, type World } from "bitecs";
+import {
+    addComponent,
+    addEntity,
+    createWorld,
+    entityExists,
+    getAllEntities,
+    hasComponent,
+    observe,
+    onAdd,
+    onRemove,
+    removeComponent,
+    removeEntity,
+    type QueryTerm,
+    type World,
+} from "bitecs";
+import { TransformDescriptor } from "./components/TransformDescriptor.js";
+import { EntityQuery } from "./EntityQuery.js";
+import { ComponentRegistry } from "./level/ComponentRegistry.js";
+import { MAX_ENTITIES } from "./MAX_ENTITIES.js";
 
-/** Most entities alive at once; component stores are sized for it. */
-export const MAX_ENTITIES = 65536;
+export { MAX_ENTITIES };
+
+/** Zeroes `component`'s slots of `eid`: each typed array of `MAX_ENTITIES * stride` elements. */
+export function zero_component_slots(component: object, eid: number): void {
+    for (const value of Object.values(component)) {
+        if (!ArrayBuffer.isView(value) || value instanceof DataView) continue;
+        const array = value as Float32Array;
+        if (array.length % MAX_ENTITIES !== 0) continue;
+        const stride = array.length / MAX_ENTITIES;
+        array.fill(0, eid * stride, eid * stride + stride);
+    }
+}
 
 /**
  * The ECS world (bitecs 0.4) and entity life. Components are bitecs components: plain objects of typed arrays
  * indexed by entity id (see `components/Transform.ts`).
+ *
+ * bitecs recycles a removed id at once. So that a new entity never sees the old one's values or GPU slots:
+ * `add_component` resets the component's slots of the entity before adding it (the descriptor's `reset`, the
+ * one given to `set_component_reset`, or zeroed typed arrays), and systems free per-entity resources in an
+ * `on_remove` observer, which runs while the removed entity's data is still readable.
  */
 export class EntityManager {
     readonly world: World = createWorld();
+    /** The components level files may use; `Transform` is there from the start. */
+    readonly components = new ComponentRegistry();
+    readonly #resets = new Map<object, (eid: number) => void>();
+
+    constructor() {
+        this.components.register(TransformDescriptor);
+    }
 
     /** A new entity id. Ids of removed entities are recycled: never keep one past its `remove_entity`. */
     create_entity(): number {
         const eid = addEntity(this.world);
         if (eid >= MAX_ENTITIES) {
             removeEntity(this.world, eid);
-            throw new RangeError(`EntityManager.create_entity: more than ${MAX_ENTITIES} entities are alive`);
+            throw new RangeError(`EntityManager.create_entity: more than ${MAX_ENTITIES - 1} entities are alive`);
         }
         return eid;
     }
 
-    /** Removes `eid` and all its components (observers of the components see the removal). */
+    /** Removes `eid` and all its components (the `on_remove` observers of each component run first). */
     remove_entity(eid: number): void {
         if (!entityExists(this.world, eid)) throw new Error(`EntityManager.remove_entity: entity ${eid} does not exist`);
         removeEntity(this.world, eid);
@@ -28,5 +68,72 @@ export class EntityManager {
 
     has_entity(eid: number): boolean {
         return entityExists(this.world, eid);
+    }
+
+    /** How many entities are alive. */
+    get entity_count(): number {
+        return getAllEntities(this.world).length;
+    }
+
+    /** The ids of the living entities (a new array: not for per-frame use; register a query instead). */
+    entities(): number[] {
+        return Array.from(getAllEntities(this.world));
+    }
+
+    /**
+     * Adds `component` to `eid` with its slots reset (so a recycled id starts fresh); returns false, changing
+     * nothing, when the entity already has it. `on_add` observers run after the reset.
+     */
+    add_component(eid: number, component: object): boolean {
+        if (!entityExists(this.world, eid)) throw new Error(`EntityManager.add_component: entity ${eid} does not exist`);
+        if (hasComponent(this.world, eid, component)) return false;
+        const reset = this.#resets.get(component) ?? this.components.of(component)?.reset;
+        if (reset !== undefined) reset(eid);
+        else zero_component_slots(component, eid);
+        addComponent(this.world, eid, component);
+        return true;
+    }
+
+    /** Removes `component` from `eid` (its `on_remove` observers run first); false when it did not have it. */
+    remove_component(eid: number, component: object): boolean {
+        if (!entityExists(this.world, eid)) throw new Error(`EntityManager.remove_component: entity ${eid} does not exist`);
+        if (!hasComponent(this.world, eid, component)) return false;
+        removeComponent(this.world, eid, component);
+        return true;
+    }
+
+    has_component(eid: number, component: object): boolean {
+        return entityExists(this.world, eid) && hasComponent(this.world, eid, component);
+    }
+
+    /**
+     * How `add_component` resets a component that has no level descriptor (the default zeroes its typed arrays);
+     * set slot indices to -1 and side data back to empty here.
+     */
+    set_component_reset(component: object, reset: (eid: number) => void): void {
+        this.#resets.set(component, reset);
+    }
+
+    /** Calls `callback(eid)` after `component` is added to an entity. Returns the unsubscribe function. */
+    on_add(component: object, callback: (eid: number) => void): () => void {
+        return observe(this.world, onAdd(component), (eid: number) => {
+            callback(eid);
+        });
+    }
+
+    /**
+     * Calls `callback(eid)` when `component` leaves an entity, by `remove_component` or with the whole entity,
+     * before the id can be recycled and while its component data is still readable: free its GPU slots here.
+     * Returns the unsubscribe function.
+     */
+    on_remove(component: object, callback: (eid: number) => void): () => void {
+        return observe(this.world, onRemove(component), (eid: number) => {
+            callback(eid);
+        });
+    }
+
+    /** A query to keep (once per system, `terms` a module constant) and read each frame through `entities`. */
+    register_query(terms: QueryTerm[]): EntityQuery {
+        return new EntityQuery(this.world, terms);
     }
 }

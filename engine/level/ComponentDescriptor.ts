@@ -1,0 +1,255 @@
+import { Type, type TObject, type TSchema } from "@sinclair/typebox";
+import type { EntityManager } from "../EntityManager.js";
+import { MAX_ENTITIES } from "../MAX_ENTITIES.js";
+import type { FieldSpec, FieldValue } from "./Field.js";
+
+/** The fields of a component, by JSON name (also the name of the typed array a field is bound to). */
+export type FieldMap = Readonly<Record<string, FieldSpec>>;
+
+/** A component's JSON value as `write` receives it: defaults filled in; only `optional` fields may be undefined. */
+export type ComponentValue<F extends FieldMap> = { -readonly [K in keyof F]: FieldValue<F[K]> };
+
+/** A problem a descriptor's `check` found, beyond what the schema says. */
+export interface LevelIssue {
+    /** Relative to the component: "gradient[1]", "" for the whole component. */
+    readonly path: string;
+    /** The expected shape in words. */
+    readonly expected: string;
+}
+
+type TypedArray =
+    | Float32Array
+    | Float64Array
+    | Int8Array
+    | Int16Array
+    | Int32Array
+    | Uint8Array
+    | Uint16Array
+    | Uint32Array
+    | Uint8ClampedArray;
+
+/**
+ * What `define_component` needs. Fields whose kind has a width (numbers, vectors, colours, enums, booleans)
+ * are bound by name to a typed array of `component` with `MAX_ENTITIES * width` elements and are written,
+ * read and reset without code. Side data (strings, arrays such as waypoints) needs `write` and `read`.
+ */
+export interface ComponentDescriptorSpec<F extends FieldMap> {
+    /** The component's key in level JSON ("Transform", "Trail3D"). */
+    readonly name: string;
+    /** The bitecs component (an object of typed arrays indexed by entity id). */
+    readonly component: object;
+    readonly fields: F;
+    readonly description?: string;
+    /** Stores what the bound arrays do not hold; runs after the bound fields are written. */
+    write?(eid: number, value: ComponentValue<F>, entityManager: EntityManager): void;
+    /** Reads back what `write` stored; merged over the bound fields. */
+    read?(eid: number, entityManager: EntityManager): Partial<ComponentValue<F>>;
+    /**
+     * Runs when the component is added (after the bound arrays are zeroed and the defaults written), so that a
+     * recycled entity id never sees the previous entity's values: put side data and slot indices (-1) back here.
+     */
+    reset?(eid: number): void;
+    /** Checks across fields that the schema cannot say (stops sorted); runs before anything is created. */
+    check?(value: ComponentValue<F>): LevelIssue | null;
+}
+
+/**
+ * How a component appears in level files: its JSON name, its fields and schema, how a validated JSON value is
+ * written into the component's typed arrays and read back. Build one with `define_component`.
+ */
+export interface ComponentDescriptor<V extends object = object> {
+    readonly name: string;
+    readonly component: object;
+    readonly fields: FieldMap;
+    /** The JSON Schema (TypeBox) of the component's value; unknown fields are refused. */
+    readonly schema: TObject;
+    /** "a Trail3D object { width?, colour, ... }" for error messages. */
+    readonly expected: string;
+    /** Back to the defaults: bound arrays zeroed, defaults written, then the spec's `reset`. */
+    reset(eid: number): void;
+    /** `value` as validated, defaults not yet filled in. */
+    write(eid: number, value: Readonly<Record<string, unknown>>, entityManager: EntityManager): void;
+    read(eid: number, entityManager: EntityManager): V;
+    /** Field checks (`FieldSpec.check`) then the spec's `check`; null when the value is fine. */
+    check(value: Readonly<Record<string, unknown>>): LevelIssue | null;
+}
+
+interface Binding {
+    readonly key: string;
+    readonly field: FieldSpec;
+    readonly array: TypedArray;
+    readonly float32: boolean;
+}
+
+function is_typed_array(value: unknown): value is TypedArray {
+    return ArrayBuffer.isView(value) && !(value instanceof DataView);
+}
+
+/** The shortest decimal that reads back as the same float32, so that 1.1 saves as 1.1, not 1.100000023841858. */
+export function shortest_float32(value: number): number {
+    for (let precision = 1; precision < 10; precision++) {
+        const candidate = Number(value.toPrecision(precision));
+        if (Math.fround(candidate) === value) return candidate;
+    }
+    return value;
+}
+
+function write_bound(binding: Binding, eid: number, value: unknown): void {
+    const { field, array } = binding;
+    const width = field.width;
+    const base = eid * width;
+    switch (field.kind) {
+        case "number":
+        case "integer":
+            array[base] = value as number;
+            return;
+        case "boolean":
+            array[base] = value === true ? 1 : 0;
+            return;
+        case "enum":
+            array[base] = field.values!.indexOf(value as string);
+            return;
+        case "quaternion": {
+            const q = value as readonly number[];
+            const length = Math.hypot(q[0], q[1], q[2], q[3]);
+            // a nearly unit quaternion is kept as written so that it saves back unchanged
+            const scale = Math.abs(length - 1) < 1e-6 ? 1 : 1 / length;
+            for (let i = 0; i < 4; i++) array[base + i] = q[i] * scale;
+            return;
+        }
+        default: {
+            const v = value as readonly number[];
+            for (let i = 0; i < width; i++) array[base + i] = v[i];
+        }
+    }
+}
+
+function read_bound(binding: Binding, eid: number): unknown {
+    const { field, array, float32 } = binding;
+    const width = field.width;
+    const base = eid * width;
+    const number = (i: number): number => (float32 ? shortest_float32(array[base + i]) : array[base + i]);
+    switch (field.kind) {
+        case "number":
+        case "integer":
+            return number(0);
+        case "boolean":
+            return array[base] !== 0;
+        case "enum":
+            return field.values![array[base]];
+        default: {
+            const out: number[] = [];
+            for (let i = 0; i < width; i++) out.push(number(i));
+            return out;
+        }
+    }
+}
+
+/**
+ * Describes a component for level files. A system registers its descriptor in `startup`
+ * (`entityManager.components.register(Trail3DDescriptor)`, a no-op the second time). Example:
+ *
+ * ```ts
+ * export const Trail3D = {
+ *     width: new Float32Array(MAX_ENTITIES),
+ *     colour: new Float32Array(MAX_ENTITIES * 4),
+ *     spawning: new Uint8Array(MAX_ENTITIES),
+ *     slot: new Int32Array(MAX_ENTITIES),          // not in the level: reset below
+ * };
+ * export const Trail3DDescriptor = define_component({
+ *     name: "Trail3D",
+ *     component: Trail3D,
+ *     fields: {
+ *         width: Field.number({ default: 0.1, exclusive_minimum: 0 }),
+ *         colour: Field.colour({ default: [1, 1, 1, 1] }),
+ *         spawning: Field.boolean({ default: true }),
+ *         gradient: Field.array(Field.colour(), { default: [] }),   // side data
+ *     },
+ *     write(eid, value) { gradients[eid] = value.gradient.map((c) => [...c]); },
+ *     read(eid) { return { gradient: gradients[eid].map((c) => [...c]) }; },
+ *     reset(eid) { Trail3D.slot[eid] = -1; gradients[eid] = []; },
+ * });
+ * ```
+ *
+ * Definition errors (a field with no typed array and no `write`) throw here, naming the component and field.
+ */
+export function define_component<const F extends FieldMap>(spec: ComponentDescriptorSpec<F>): ComponentDescriptor<ComponentValue<F>> {
+    const { name, component, fields } = spec;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`define_component: '${name}' is not a valid component name (letters, digits, _)`);
+    const bindings: Binding[] = [];
+    const defaults: { key: string; value: unknown }[] = [];
+    const properties: Record<string, TSchema> = {};
+    const words: string[] = [];
+    for (const key of Object.keys(fields)) {
+        const field = fields[key];
+        properties[key] = field.presence === "required" ? field.schema : Type.Optional(field.schema);
+        words.push(field.presence === "required" ? key : `${key}?`);
+        if (field.default !== undefined) defaults.push({ key, value: field.default });
+        const array = (component as Record<string, unknown>)[key];
+        if (field.width > 0 && is_typed_array(array)) {
+            if (array.length !== MAX_ENTITIES * field.width) {
+                throw new Error(
+                    `define_component: ${name}.${key} is bound to a typed array of ${array.length} elements; ` +
+                        `a ${field.kind} field needs MAX_ENTITIES * ${field.width} = ${MAX_ENTITIES * field.width}`,
+                );
+            }
+            bindings.push({ key, field, array, float32: array instanceof Float32Array });
+        } else if (spec.write === undefined || spec.read === undefined) {
+            const why = field.width === 0 ? `${field.kind === "array" ? "an" : "a"} ${field.kind} field is side data` : `the component has no typed array '${key}'`;
+            throw new Error(`define_component: ${name}.${key}: ${why}; give the descriptor write() and read() that store it`);
+        }
+        if (field.presence === "optional" && field.width > 0 && bindings.at(-1)?.key === key) {
+            throw new Error(`define_component: ${name}.${key}: a field bound to a typed array needs a default to be optional`);
+        }
+    }
+    const schema = Type.Object(properties, { additionalProperties: false, description: spec.description });
+    const expected = `a ${name} object { ${words.join(", ")} }`;
+    const bound_keys = new Set(bindings.map((b) => b.key));
+
+    const descriptor: ComponentDescriptor<ComponentValue<F>> = {
+        name,
+        component,
+        fields,
+        schema,
+        expected,
+        reset(eid: number): void {
+            for (const binding of bindings) {
+                const width = binding.field.width;
+                binding.array.fill(0, eid * width, eid * width + width);
+            }
+            for (const { key, value } of defaults) {
+                if (bound_keys.has(key)) write_bound(bindings.find((b) => b.key === key)!, eid, value);
+            }
+            spec.reset?.(eid);
+        },
+        write(eid, value, entityManager): void {
+            const full: Record<string, unknown> = {};
+            for (const key of Object.keys(fields)) full[key] = value[key] ?? fields[key].default;
+            for (const binding of bindings) write_bound(binding, eid, full[binding.key]);
+            spec.write?.(eid, full as ComponentValue<F>, entityManager);
+        },
+        read(eid, entityManager): ComponentValue<F> {
+            const out: Record<string, unknown> = {};
+            const side = spec.read?.(eid, entityManager) as Record<string, unknown> | undefined;
+            for (const key of Object.keys(fields)) {
+                const value = bound_keys.has(key) ? read_bound(bindings.find((b) => b.key === key)!, eid) : side?.[key];
+                if (value !== undefined) out[key] = value;
+            }
+            return out as ComponentValue<F>;
+        },
+        check(value): LevelIssue | null {
+            for (const key of Object.keys(fields)) {
+                const field = fields[key];
+                const v = value[key];
+                if (v === undefined || field.check === undefined) continue;
+                const failed = field.check(v);
+                if (failed !== null) return { path: key, expected: failed };
+            }
+            if (spec.check === undefined) return null;
+            const full: Record<string, unknown> = {};
+            for (const key of Object.keys(fields)) full[key] = value[key] ?? fields[key].default;
+            return spec.check(full as ComponentValue<F>);
+        },
+    };
+    return Object.freeze(descriptor);
+}

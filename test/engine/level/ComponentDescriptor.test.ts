@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { Transform } from "../../../engine/components/Transform.js";
+import { TransformDescriptor } from "../../../engine/components/TransformDescriptor.js";
+import { EntityManager } from "../../../engine/EntityManager.js";
+import { define_component, shortest_float32 } from "../../../engine/level/ComponentDescriptor.js";
+import { Field } from "../../../engine/level/Field.js";
+import { MAX_ENTITIES } from "../../../engine/MAX_ENTITIES.js";
+
+const Glow = {
+    strength: new Float32Array(MAX_ENTITIES),
+    tint: new Float32Array(MAX_ENTITIES * 4),
+    mode: new Uint8Array(MAX_ENTITIES),
+    on: new Uint8Array(MAX_ENTITIES),
+    slot: new Int32Array(MAX_ENTITIES),
+};
+const labels: (string | undefined)[] = [];
+const GlowDescriptor = define_component({
+    name: "Glow",
+    component: Glow,
+    fields: {
+        strength: Field.number({ default: 2, minimum: 0 }),
+        tint: Field.colour(),
+        mode: Field.enum(["add", "mix"], { default: "mix" }),
+        on: Field.boolean({ default: true }),
+        label: Field.string({ optional: true }),
+    },
+    write(eid, value) {
+        labels[eid] = value.label;
+    },
+    read(eid) {
+        return { label: labels[eid] };
+    },
+    reset(eid) {
+        Glow.slot[eid] = -1;
+        labels[eid] = undefined;
+    },
+});
+
+describe("ComponentDescriptor", () => {
+    it("writes a JSON value into the bound typed arrays and side data, and reads it back", () => {
+        const em = new EntityManager();
+        em.components.register(GlowDescriptor);
+        const eid = em.create_entity();
+        em.add_component(eid, Glow);
+        expect(Glow.slot[eid]).toBe(-1);
+        expect(Glow.strength[eid]).toBe(2);
+        GlowDescriptor.write(eid, { tint: [1, 0.5, 0.25, 1.1 / 2], mode: "add", label: "hi" }, em);
+        expect(Array.from(Glow.tint.subarray(eid * 4, eid * 4 + 4))).toEqual([1, 0.5, 0.25, Math.fround(0.55)]);
+        expect(Glow.mode[eid]).toBe(0);
+        expect(GlowDescriptor.read(eid, em)).toEqual({ strength: 2, tint: [1, 0.5, 0.25, 0.55], mode: "add", on: true, label: "hi" });
+    });
+
+    it("Transform starts at the identity when added", () => {
+        const em = new EntityManager();
+        const eid = em.create_entity();
+        Transform.rotation[eid * 4 + 3] = 7;
+        em.add_component(eid, Transform);
+        expect(TransformDescriptor.read(eid, em)).toEqual({ position: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] });
+    });
+
+    it("saves floats as the shortest decimal of the float32", () => {
+        expect(shortest_float32(Math.fround(1.1))).toBe(1.1);
+        expect(shortest_float32(Math.fround(-0.3333333))).toBe(-0.3333333);
+    });
+
+    it("refuses a field with no typed array and no write, naming component and field", () => {
+        expect(() => define_component({ name: "Bad", component: { a: new Float32Array(3) }, fields: { a: Field.number() } })).toThrow(
+            "define_component: Bad.a is bound to a typed array of 3 elements; a number field needs MAX_ENTITIES * 1 = 65536",
+        );
+        expect(() => define_component({ name: "Bad", component: {}, fields: { waypoints: Field.array(Field.vec3()) } })).toThrow(
+            "define_component: Bad.waypoints: an array field is side data; give the descriptor write() and read() that store it",
+        );
+    });
+});
