@@ -9,15 +9,15 @@ import { RenderExtension } from "../extension/RenderExtension.js";
  * Copies a frame texture - whatever `select(frame)` returns at `phase` - into a texture the extension owns,
  * for read-back, screenshots, picking or tests. Writing the owned (imported) copy makes the pass a side effect,
  * so it survives culling; the source is only read, so its producer's store is kept. The copy is remade when
- * the source's size or format changes, or on a new device. The source needs COPY_SRC usage.
+ * the source's size or format changes, or on a new device. The source needs COPY_SRC usage. There is no
+ * `enabled` flag: returning from `record` is the only off switch, so to skip frames subclass it and return
+ * before `super.record(frame)`, or remove it.
  */
 export class ExtractExtension extends RenderExtension {
     name: string;
     phase: FramePhase;
     /** The copy as of the last frame this extension recorded; null before the first. */
     texture: GPUTexture | null = null;
-    /** When false, `record` records nothing (the only off switch, as for every extension). */
-    enabled = true;
 
     readonly #select: (frame: FrameContext) => FrameGraphHandle;
     #source = -1;
@@ -35,7 +35,6 @@ export class ExtractExtension extends RenderExtension {
     }
 
     record(frame: FrameContext): void {
-        if (!this.enabled) return;
         const source = this.#select(frame);
         const d = frame.describe(source);
         const pass = frame.graph.add(`${this.name} / copy`, this, execute_extract);
