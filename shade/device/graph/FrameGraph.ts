@@ -1,9 +1,10 @@
-import { EPOCH_MASK, INDEX_BITS, INDEX_MASK, type FrameGraphHandle } from "./FrameGraphHandle.js";
+import { EPOCH_LIMIT, EPOCH_STRIDE, INDEX_MASK, type FrameGraphHandle } from "./FrameGraphHandle.js";
 import { FramePassBuilder, type FramePassDeclarations, type WriteMode } from "./FramePassBuilder.js";
 import type { FrameExecutionTarget } from "./FrameExecution.js";
 import type { GPUPassTimer } from "./GPUPassTimer.js";
 import { PassExecution } from "./PassExecution.js";
 import type { FrameGraphResources } from "./FrameGraphResources.js";
+import type { FrameGraphMark } from "./FrameGraphMark.js";
 import { HandleNode } from "./HandleNode.js";
 import { IndexList } from "./IndexList.js";
 import { PassNode, type FramePassExecute } from "./PassNode.js";
@@ -51,7 +52,8 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     #current_scope = -1;
     #scope_depth = 0;
 
-    #epoch = 0;
+    /** This frame's epoch times EPOCH_STRIDE: every handle of the frame is base + node index. */
+    #epoch_base = 0;
     #frame_index = 0;
     #state = GraphState.Building;
     #executed_count = 0;
@@ -200,6 +202,53 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     /** Closes scopes until `depth` remain open; used to recover from a throwing recorder. */
     pop_scopes_to(depth: number): void {
         while (this.#scope_depth > depth) this.pop_scope();
+    }
+
+    /**
+     * Notes how far the frame has been recorded, into `mark` (reused by the caller: no garbage). `rollback`
+     * later removes everything recorded after it; that is how one failing recorder is dropped from a frame
+     * while what the others recorded stays.
+     */
+    mark(mark: FrameGraphMark): FrameGraphMark {
+        mark.passes = this.#pass_count;
+        mark.resources = this.#resource_count;
+        mark.handles = this.#handle_count;
+        mark.scopes = this.#scope_count;
+        mark.current_scope = this.#current_scope;
+        mark.scope_depth = this.#scope_depth;
+        return mark;
+    }
+
+    /**
+     * Forgets the passes, resources, versions and scopes recorded since `mark` (of this frame), and undoes
+     * what they did to earlier ones: consumer counts of the versions they read, the latest version of the
+     * resources they wrote. Handles created since the mark are dead (they fail as handles never made).
+     */
+    rollback(mark: FrameGraphMark): void {
+        this.#expect_building("rollback");
+        if (mark.passes > this.#pass_count || mark.handles > this.#handle_count) {
+            throw new Error("FrameGraph.rollback: the mark is not of this frame (or was rolled back already)");
+        }
+        this.#pass_count = mark.passes;
+        this.#resource_count = mark.resources;
+        this.#handle_count = mark.handles;
+        this.#scope_count = mark.scopes;
+        this.#current_scope = mark.current_scope;
+        this.#scope_depth = mark.scope_depth;
+        // rare (a failure), so recomputing beats journaling every declaration
+        const handles = this.#handles;
+        for (let h = 0; h < this.#handle_count; h++) handles[h].consumers = 0;
+        for (let i = 0; i < this.#pass_count; i++) {
+            const p = this.#passes[i];
+            for (let k = 0; k < p.reads.length; k++) handles[p.reads.items[k] & INDEX_MASK].consumers++;
+            for (let k = 0; k < p.loads.length; k++) handles[p.loads.items[k] & INDEX_MASK].consumers++;
+        }
+        for (let r = 0; r < this.#resource_count; r++) this.#resources[r].latest = -1;
+        for (let h = 0; h < this.#handle_count; h++) {
+            const resource = this.#resources[handles[h].resource];
+            resource.latest = h;
+            resource.version = handles[h].version;
+        }
     }
 
     // ---- declarations (called by FramePassBuilder) ----
@@ -392,7 +441,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         this.#scope_depth = 0;
         this.#executed_count = 0;
         this.#state = GraphState.Building;
-        this.#epoch = (this.#epoch + 1) & EPOCH_MASK;
+        this.#epoch_base = this.#epoch_base + EPOCH_STRIDE >= EPOCH_LIMIT * EPOCH_STRIDE ? 0 : this.#epoch_base + EPOCH_STRIDE;
         this.#frame_index++;
         this.pool.end_frame();
     }
@@ -441,20 +490,20 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         const r = this.#resources[resource];
         r.version = version;
         r.latest = index;
-        return (this.#epoch << INDEX_BITS) | index;
+        return this.#epoch_base + index;
     }
 
     /** True when `handle` is a handle of this frame (what `#handle_node` checks, without a message to build). */
     #live_handle(handle: FrameGraphHandle): boolean {
-        return typeof handle === "number" && handle >= 0 && (handle | 0) === handle && handle >>> INDEX_BITS === this.#epoch && (handle & INDEX_MASK) < this.#handle_count;
+        return typeof handle === "number" && handle >= this.#epoch_base && handle < this.#epoch_base + this.#handle_count && Number.isInteger(handle);
     }
 
     #handle_node(handle: FrameGraphHandle, what: string): HandleNode {
-        if (typeof handle !== "number" || handle < 0 || (handle | 0) !== handle) {
+        if (typeof handle !== "number" || handle < 0 || !Number.isSafeInteger(handle)) {
             throw new TypeError(`FrameGraph.${what}: ${String(handle)} is not a frame graph handle (an unset record field is -1)`);
         }
         const index = handle & INDEX_MASK;
-        if (handle >>> INDEX_BITS !== this.#epoch || index >= this.#handle_count) {
+        if (handle - index !== this.#epoch_base || index >= this.#handle_count) {
             throw new Error(`FrameGraph.${what}: handle ${handle} belongs to an earlier frame; handles live for one frame`);
         }
         return this.#handles[index];
