@@ -1,0 +1,165 @@
+// Trail3DSystem on the real engine (Dawn): ribbons behind moving entities, read back as pixels.
+import { addComponent } from "bitecs";
+import { describe, expect, it } from "vitest";
+import { Transform } from "../../../engine/components/Transform.js";
+import { FramePhase } from "../../../shade/renderer/extension/FramePhase.js";
+import { Trail3D } from "../../../systems/trails/Trail3D.js";
+import { Trail3DSystem } from "../../../systems/trails/Trail3DSystem.js";
+import { expect_pixel, pixel_at, write_readback_png, type TextureReadback } from "../../harness/index.js";
+import { SKY_8BIT, project, start_engine } from "./engine_fixture.js";
+
+const DT = 1 / 30;
+
+function spawn(engine: import("../../../engine/Engine.js").Engine, x: number, y: number, spec = {}): number {
+    const world = engine.entityManager.world;
+    const eid = engine.entityManager.create_entity();
+    addComponent(world, eid, Transform);
+    addComponent(world, eid, Trail3D);
+    Transform.position.set([x, y, 0], eid * 3);
+    Trail3D.write(eid, { max_age: 1, width: 0.5, color: [1, 0.6, 0.1, 1], head: [1, 1, 1, 1], tail: [1, 1, 1, 0], ...spec });
+    return eid;
+}
+
+/** Red channel along row `y` from pixel x0 to x1 (inclusive). */
+function row_red(image: TextureReadback, y: number, x0: number, x1: number): number[] {
+    const out: number[] = [];
+    for (let x = x0; x <= x1; x++) out.push(pixel_at(image, x, y)[0]);
+    return out;
+}
+
+describe("Trail3DSystem (Dawn)", () => {
+    it("a moving entity leaves a trail whose colour fades from the head to the tail", async () => {
+        const { engine, errors, read } = await start_engine();
+        const before = engine.graphics.extension_count(FramePhase.AfterTransparency);
+        const trails = await engine.add_system(new Trail3DSystem(engine.graphics, { segments: 32 }));
+        expect(engine.graphics.extension_count(FramePhase.AfterTransparency)).toBe(before + 1);
+        const eid = spawn(engine, -1.5, 0);
+        // 3 units a second for one second: the trail spans x = -1.5 (oldest, faded out) to 1.5 (the head)
+        for (let f = 1; f <= 30; f++) {
+            Transform.position[eid * 3] = -1.5 + 3 * f * DT;
+            engine.tick(DT);
+        }
+        const image = await read();
+        write_readback_png(image, "trail_fade");
+        const y = Math.round(project(0, "y"));
+        const head = Math.floor(project(1.5, "x")) - 1;
+        const tail = Math.ceil(project(-1.5, "x")) + 1;
+        const reds = row_red(image, y, tail, head);
+        // from the tail to the head the colour only strengthens (SwiftShader rounding: 1 unit of slack)
+        for (let i = 1; i < reds.length; i++) expect(reds[i], `red at x=${tail + i}: ${reds.join(",")}`).toBeGreaterThanOrEqual(reds[i - 1] - 1);
+        expect(reds[reds.length - 1] - reds[0]).toBeGreaterThan(100);
+        // near the head it is nearly the trail colour; at the tail nearly the sky
+        expect(reds[reds.length - 1]).toBeGreaterThan(200);
+        expect(Math.abs(reds[0] - SKY_8BIT[0])).toBeLessThan(30);
+        // off the ribbon: sky
+        expect_pixel(image, head - 4, y - 8, SKY_8BIT, 3, "trail_fade");
+        expect_pixel(image, head + 6, y, SKY_8BIT, 3, "trail_fade");
+        // the whole trail is one point laid down per 1/31 s (max_age / (segments - 1))
+        expect(trails.point_count(eid)).toBe(30);
+
+        await engine.remove_system(trails);
+        expect(engine.graphics.extension_count(FramePhase.AfterTransparency)).toBe(before);
+        await engine.graphics.stop();
+        expect(errors).toEqual([]);
+    });
+
+    it("start -> stop -> start of the graphics engine keeps the trails drawing", async () => {
+        const { engine, errors, read } = await start_engine();
+        await engine.add_system(new Trail3DSystem(engine.graphics, { segments: 16 }));
+        const eid = spawn(engine, -1, 0.5);
+        const run = (frames: number, from: number) => {
+            for (let f = 1; f <= frames; f++) {
+                Transform.position[eid * 3] = from + 2 * f * DT;
+                engine.tick(DT);
+            }
+        };
+        run(15, -1); // head at x = 0
+        await engine.graphics.stop();
+        // updates go on while stopped (nothing renders): the rings keep filling on the CPU
+        run(5, 0);
+        await engine.graphics.start();
+        run(10, 1 / 3); // head at x = 1
+        const image = await read();
+        write_readback_png(image, "trail_restart");
+        const y = Math.round(project(0.5, "y"));
+        // drawn on the new device: near the head and back along the path laid down before the restart
+        expect(pixel_at(image, Math.floor(project(0.9, "x")), y)[0]).toBeGreaterThan(180);
+        expect(pixel_at(image, Math.round(project(0.2, "x")), y)[0]).toBeGreaterThan(SKY_8BIT[0] + 40);
+        expect_pixel(image, Math.round(project(0.5, "x")), y + 10, SKY_8BIT, 3, "trail_restart");
+        await engine.graphics.stop();
+        expect(errors).toEqual([]);
+    });
+
+    it("a removed entity's trail is gone the next frame and its recycled id starts a fresh one", async () => {
+        const { engine, errors, read } = await start_engine();
+        const trails = await engine.add_system(new Trail3DSystem(engine.graphics, { segments: 16 }));
+        const eid = spawn(engine, -1, 0);
+        for (let f = 1; f <= 15; f++) {
+            Transform.position[eid * 3] = -1 + 2 * f * DT;
+            engine.tick(DT);
+        }
+        const y = Math.round(project(0, "y"));
+        let image = await read();
+        expect(pixel_at(image, Math.round(project(-0.1, "x")), y)[0]).toBeGreaterThan(150);
+        expect(trails.trail_count).toBe(1);
+
+        engine.entityManager.remove_entity(eid);
+        expect(trails.trail_count).toBe(0);
+        engine.tick(DT);
+        image = await read();
+        write_readback_png(image, "trail_removed");
+        expect_pixel(image, Math.round(project(-0.1, "x")), y, SKY_8BIT, 3, "trail_removed");
+
+        // bitecs hands the id out again at once: it must not inherit the old ring
+        const again = spawn(engine, 1, -1);
+        expect(again).toBe(eid);
+        engine.tick(DT);
+        expect(trails.point_count(again)).toBe(1);
+        image = await read();
+        expect_pixel(image, Math.round(project(-0.1, "x")), y, SKY_8BIT, 3, "trail_recycled");
+        await engine.graphics.stop();
+        expect(errors).toEqual([]);
+    });
+
+    it("Trail3D.clear empties a trail; spawning off lets it age out; startup after shutdown draws again", async () => {
+        const { engine, errors, read } = await start_engine();
+        const system = new Trail3DSystem(engine.graphics, { segments: 16 });
+        await engine.add_system(system);
+        const eid = spawn(engine, -1, 0);
+        const move = (frames: number) => {
+            for (let f = 0; f < frames; f++) {
+                Transform.position[eid * 3] += 2 * DT;
+                engine.tick(DT);
+            }
+        };
+        move(10);
+        expect(system.point_count(eid)).toBeGreaterThanOrEqual(4);
+        Trail3D.clear(eid);
+        engine.tick(DT);
+        expect(system.point_count(eid)).toBe(1);
+
+        move(10);
+        Trail3D.spawning[eid] = 0;
+        const laid = system.point_count(eid);
+        for (let f = 0; f < 40; f++) engine.tick(DT); // 1.3 s > max_age: every point has faded out
+        expect(system.point_count(eid)).toBe(laid);
+        const y = Math.round(project(0, "y"));
+        const image = await read();
+        write_readback_png(image, "trail_aged_out");
+        for (let x = 4; x < 60; x += 4) expect_pixel(image, x, y, SKY_8BIT, 3, "trail_aged_out");
+
+        const before = engine.graphics.extension_count(FramePhase.AfterTransparency);
+        await system.shutdown(engine.entityManager);
+        await system.shutdown(engine.entityManager); // harmless
+        expect(engine.graphics.extension_count(FramePhase.AfterTransparency)).toBe(before - 1);
+        await system.startup(engine.entityManager);
+        expect(engine.graphics.extension_count(FramePhase.AfterTransparency)).toBe(before);
+        Trail3D.spawning[eid] = 1;
+        move(10);
+        const again = await read();
+        write_readback_png(again, "trail_after_restartup");
+        expect(pixel_at(again, Math.floor(project(Transform.position[eid * 3] - 0.1, "x")), y)[0]).toBeGreaterThan(150);
+        await engine.graphics.stop();
+        expect(errors).toEqual([]);
+    });
+});
