@@ -48,6 +48,9 @@ export function esbuild_options(mode) {
     define: { __SHADE_DEBUG__: dev ? 'true' : 'false' },
     sourcemap: dev,
     minify: !dev,
+    // class names appear in API errors ("frame.get(SceneColor) at Overlay: ...") and in describe(): a minified
+    // build must keep them
+    keepNames: true,
     dropLabels: dev ? [] : ['DEBUG'],
     legalComments: dev ? 'inline' : 'none',
     logLevel: 'warning',

@@ -53,6 +53,22 @@ async function serve_dir(root: string): Promise<{ server: Server; url: string }>
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
+/**
+ * Runs in the page before its scripts (page.addInitScript): every device the page requests reports its uncaptured
+ * WebGPU errors (validation, out of memory, internal) as console errors, which the test fails on.
+ */
+function report_webgpu_errors(): void {
+  if (typeof GPUAdapter === 'undefined') return;
+  const request_device = GPUAdapter.prototype.requestDevice;
+  GPUAdapter.prototype.requestDevice = async function (this: GPUAdapter, descriptor?: GPUDeviceDescriptor) {
+    const device = await request_device.call(this, descriptor);
+    device.addEventListener('uncapturederror', (event) => {
+      console.error(`WebGPU uncaptured error: ${(event as GPUUncapturedErrorEvent).error.message}`);
+    });
+    return device;
+  };
+}
+
 // Messages of the record guards: development builds keep them, production builds strip them.
 const GUARD_MESSAGES = [
   'before the frame filled it in',
@@ -92,12 +108,26 @@ describe('hello sample in headless Chromium (WebGPU on SwiftShader)', () => {
   });
 
   for (const mode of ['dev', 'prod'] as const) {
-    it(`${mode} build: renders through the GraphicsEngine and the canvas shows the sun, tonemapped`, async () => {
+    it(`${mode} build: the canvas shows the sun, tonemapped, with no console, page or WebGPU error, and API errors name real classes`, async () => {
       const page = await browser!.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
       const console_lines: string[] = [];
-      page.on('console', (m) => console_lines.push(`[${m.type()}] ${m.text()}`));
-      page.on('pageerror', (e) => console_lines.push(`[pageerror] ${e.message}`));
-      await page.goto(`${base_urls[mode]}/hello/`);
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        const line = `[${m.type()}] ${m.text()}`;
+        console_lines.push(line);
+        if (m.type() === 'error' || m.type() === 'assert') errors.push(line);
+      });
+      page.on('pageerror', (e) => {
+        console_lines.push(`[pageerror] ${e.message}`);
+        errors.push(`[pageerror] ${e.message}`);
+      });
+      // the console's "Failed to load resource" names no URL: name it
+      page.on('response', (r) => {
+        if (r.status() >= 400) errors.push(`[http ${r.status()}] ${r.url()}`);
+      });
+      await page.addInitScript(report_webgpu_errors);
+      // the misuse probe: one deliberate frame.get at the wrong phase, caught by the page (see samples/hello/main.ts)
+      await page.goto(`${base_urls[mode]}/hello/?probe=misuse`);
 
       // Wait for the first frame, or for the page to report an error in #status.
       await page
@@ -112,6 +142,21 @@ describe('hello sample in headless Chromium (WebGPU on SwiftShader)', () => {
         const status = await page.locator('#status').textContent();
         throw new Error(`hello sample (${mode}) did not render a frame. #status: ${status}\nconsole:\n${console_lines.join('\n')}`);
       }
+      // GPU errors arrive asynchronously: let a few more frames run and their work complete before judging
+      await page.evaluate(() => new Promise<void>((done) => {
+        let left = 3;
+        const next = () => (--left === 0 ? setTimeout(done, 100) : requestAnimationFrame(next));
+        requestAnimationFrame(next);
+      }));
+      const status = await page.locator('#status').evaluate((e) => (e.classList.contains('error') ? e.textContent : null));
+      if (status !== null) errors.push(`[#status error] ${status}`);
+      expect(errors, `${mode} build: errors on the page:\n${errors.join('\n')}`).toEqual([]);
+
+      // a production build keeps class names (esbuild keepNames): the message names SceneColor, not a mangled 'de'
+      const probe = await page.evaluate(() => document.body.dataset.probe);
+      expect(probe).toContain('frame.get(SceneColor) at Overlay: SceneColor is not carried at Overlay');
+      const classes = await page.evaluate(() => document.body.dataset.classes);
+      expect(classes?.split(',').sort()).toEqual(['FrameBorderExtension', 'MisuseProbeExtension', 'SunExtension']);
 
       mkdirSync(TEST_OUTPUT_DIR, { recursive: true });
       const screenshot_path = join(TEST_OUTPUT_DIR, `hello_${mode}.png`);
