@@ -4,20 +4,55 @@ import type { System } from "./System.js";
 
 export interface EngineOptions {
     readonly graphics?: GraphicsEngineOptions;
+    /**
+     * For `run()`: update the systems in steps of exactly this many seconds (as many as the elapsed time holds,
+     * the remainder carried to the next frame) and render once per frame, so that a simulation is deterministic.
+     * Without it each frame updates once with the measured frame time.
+     */
+    readonly fixed_step?: number;
+    /** For `run()`: most seconds one frame advances by (a tab coming back from the background), default 0.25. */
+    readonly max_frame_time?: number;
+    /** For `run()`: schedules the next frame; default `requestAnimationFrame`. */
+    readonly request_frame?: (callback: (time_ms: number) => void) => number;
+    /** For `run()`: cancels a scheduled frame; default `cancelAnimationFrame`. */
+    readonly cancel_frame?: (handle: number) => void;
+}
+
+function message_of(error: unknown): string {
+    return error instanceof Error ? error.message : String(error);
 }
 
 /**
  * The game engine: an entity world, an ordered list of systems and the graphics engine. `new Engine()` needs no
  * GPU and no canvas; `await engine.graphics.start()` brings the GPU. `tick(dt)` runs one frame (tests);
- * `run()` drives frames from `requestAnimationFrame` (browser).
+ * `run()` drives frames from `requestAnimationFrame` (browser) until `stop_running()`; `shutdown()` ends it all.
  */
 export class Engine {
     readonly graphics: GraphicsEngine;
     readonly entityManager = new EntityManager();
     readonly #systems: System[] = [];
+    readonly #starting = new Set<System>();
+    readonly #fixed_step: number | null;
+    readonly #max_frame_time: number;
+    readonly #request_frame: ((callback: (time_ms: number) => void) => number) | null;
+    readonly #cancel_frame: ((handle: number) => void) | null;
+    #frame_handle: number | null = null;
+    #last_time_ms: number | null = null;
+    #accumulated = 0;
+    #ticking = false;
+    /** Made once: scheduling a frame allocates no closure. */
+    readonly #on_frame = (time_ms: number): void => this.#frame(time_ms);
 
     constructor(options: EngineOptions = {}) {
         this.graphics = new GraphicsEngine(options.graphics);
+        const step = options.fixed_step;
+        if (step !== undefined && !(step > 0 && Number.isFinite(step))) throw new RangeError(`new Engine: fixed_step must be a positive number of seconds, got ${step}`);
+        this.#fixed_step = step ?? null;
+        this.#max_frame_time = options.max_frame_time ?? 0.25;
+        const raf = typeof requestAnimationFrame === "function" ? requestAnimationFrame : null;
+        const caf = typeof cancelAnimationFrame === "function" ? cancelAnimationFrame : null;
+        this.#request_frame = options.request_frame ?? raf;
+        this.#cancel_frame = options.cancel_frame ?? caf;
     }
 
     /** The systems in update order. */
@@ -25,10 +60,27 @@ export class Engine {
         return this.#systems;
     }
 
-    /** Starts `system` up and appends it to the update order. */
+    /**
+     * Starts `system` up and appends it to the update order. A startup that throws leaves the system out
+     * (its `shutdown` runs to undo what it did) and rejects with an error naming it.
+     */
     async add_system<S extends System>(system: S): Promise<S> {
-        if (this.#systems.includes(system)) throw new Error(`Engine.add_system: system '${system.name}' is already added`);
-        await system.startup(this.entityManager);
+        if (this.#systems.includes(system) || this.#starting.has(system)) {
+            throw new Error(`Engine.add_system: system '${system.name}' is already added`);
+        }
+        this.#starting.add(system);
+        try {
+            await system.startup(this.entityManager);
+        } catch (error) {
+            this.#starting.delete(system);
+            try {
+                await system.shutdown(this.entityManager);
+            } catch {
+                // the startup error is the one to report; a half-started system may not shut down cleanly
+            }
+            throw new Error(`Engine.add_system: system '${system.name}' failed to start: ${message_of(error)}`, { cause: error });
+        }
+        this.#starting.delete(system);
         this.#systems.push(system);
         return system;
     }
@@ -38,14 +90,102 @@ export class Engine {
         const index = this.#systems.indexOf(system);
         if (index === -1) return false;
         this.#systems.splice(index, 1);
-        await system.shutdown(this.entityManager);
+        try {
+            await system.shutdown(this.entityManager);
+        } catch (error) {
+            throw new Error(`Engine.remove_system: system '${system.name}' failed to shut down: ${message_of(error)}`, { cause: error });
+        }
         return true;
     }
 
-    /** One frame: every system's `update(dt)` in order, then the graphics engine renders. */
+    /**
+     * Stops `run()`, shuts every system down in reverse order (all of them, even when one throws: then the
+     * errors are thrown together afterwards, each naming its system) and stops the graphics engine. A second
+     * call is harmless; systems may be added again afterwards.
+     */
+    async shutdown(): Promise<void> {
+        this.stop_running();
+        const errors: Error[] = [];
+        while (this.#systems.length > 0) {
+            const system = this.#systems.pop()!;
+            try {
+                await system.shutdown(this.entityManager);
+            } catch (error) {
+                errors.push(new Error(`system '${system.name}' failed to shut down: ${message_of(error)}`, { cause: error }));
+            }
+        }
+        await this.graphics.stop();
+        if (errors.length === 1) throw new Error(`Engine.shutdown: ${errors[0].message}`, { cause: errors[0].cause });
+        if (errors.length > 1) throw new AggregateError(errors, `Engine.shutdown: ${errors.map((e) => e.message).join("; ")}`);
+    }
+
+    /** Every system's `update(dt)` in order, without rendering (what `run()` does per fixed step). */
+    update(dt: number): void {
+        if (!(dt >= 0 && dt < Infinity)) throw new RangeError(`Engine.update: dt must be a finite number of seconds >= 0, got ${dt}`);
+        if (this.#ticking) throw new Error("Engine.update: called from inside a system's update (re-entrant tick)");
+        this.#ticking = true;
+        try {
+            const systems = this.#systems;
+            for (let i = 0; i < systems.length; i++) systems[i].update(dt);
+        } finally {
+            this.#ticking = false;
+        }
+    }
+
+    /** One frame: every system's `update(dt)` in order, then the graphics engine renders. `dt` in seconds. */
     tick(dt: number): void {
-        const systems = this.#systems;
-        for (let i = 0; i < systems.length; i++) systems[i].update(dt);
+        this.update(dt);
         this.graphics.render();
+    }
+
+    /** Whether `run()` is driving frames. */
+    get running(): boolean {
+        return this.#frame_handle !== null;
+    }
+
+    /**
+     * Drives frames from `requestAnimationFrame` (or the `request_frame` option) until `stop_running()`. The
+     * first frame updates with dt 0. A frame that throws stops the loop and the error propagates.
+     */
+    run(): void {
+        if (this.#frame_handle !== null) return;
+        if (this.#request_frame === null) {
+            throw new Error("Engine.run: no requestAnimationFrame here; pass request_frame in the options or call tick(dt)");
+        }
+        this.#last_time_ms = null;
+        this.#accumulated = 0;
+        this.#frame_handle = this.#request_frame(this.#on_frame);
+    }
+
+    /** Stops `run()` after the current frame (or before the next one); harmless when not running. */
+    stop_running(): void {
+        if (this.#frame_handle === null) return;
+        this.#cancel_frame?.(this.#frame_handle);
+        this.#frame_handle = null;
+    }
+
+    #frame(time_ms: number): void {
+        if (this.#frame_handle === null) return;
+        const last = this.#last_time_ms;
+        this.#last_time_ms = time_ms;
+        const elapsed = last === null ? 0 : Math.min(Math.max((time_ms - last) / 1000, 0), this.#max_frame_time);
+        try {
+            const step = this.#fixed_step;
+            if (step === null) this.update(elapsed);
+            else {
+                this.#accumulated += elapsed;
+                // the epsilon keeps 1/60 s frames from drifting to a skipped step by rounding
+                while (this.#accumulated >= step - 1e-9) {
+                    this.update(step);
+                    this.#accumulated -= step;
+                }
+                if (this.#accumulated < 0) this.#accumulated = 0;
+            }
+            this.graphics.render();
+        } catch (error) {
+            this.#frame_handle = null;
+            throw error;
+        }
+        if (this.#frame_handle !== null) this.#frame_handle = this.#request_frame!(this.#on_frame);
     }
 }

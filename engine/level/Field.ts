@@ -35,6 +35,8 @@ export interface FieldSpec<T = unknown, P extends FieldPresence = FieldPresence>
      * descriptor's own `write`/`read` must handle (strings, arrays).
      */
     readonly width: number;
+    /** Array fields: the spec of each item. */
+    readonly item?: FieldSpec;
     /** Enum fields: the allowed strings; the typed array stores the index. */
     readonly values?: readonly string[];
     /** Checks beyond the schema (a zero quaternion); returns the expected shape when `value` fails. */
@@ -74,7 +76,7 @@ function make<T>(
     expected: string,
     width: number,
     options: FieldOptions<T>,
-    extra: { values?: readonly string[]; check?: (value: T) => string | null } = {},
+    extra: { values?: readonly string[]; item?: FieldSpec; check?: (value: T) => string | null } = {},
 ): FieldSpec<T> {
     const presence: FieldPresence = options.default !== undefined ? "default" : options.optional === true ? "optional" : "required";
     if (options.description !== undefined) schema.description = options.description;
@@ -198,6 +200,7 @@ export const Field = {
         const expected = `an array of ${words.length === 0 ? "" : words.join(" and ") + " "}items, each ${item.expected}`;
         const check = item.check;
         return make<T[]>("array", Type.Array(item.schema, limits), expected, 0, options, {
+            item: item as FieldSpec,
             check:
                 check === undefined
                     ? undefined

@@ -1,0 +1,31 @@
+import { Type, type TObject, type TSchema } from "@sinclair/typebox";
+import type { ComponentRegistry } from "./ComponentRegistry.js";
+
+/** The level format version this engine reads and writes. */
+export const LEVEL_VERSION = 1;
+
+/**
+ * The JSON Schema (TypeBox) of a level file with the components of `registry`:
+ * `{ "version"?: 1, "entities": [ { "name"?: string, "<Component>"?: {...} } ] }`.
+ */
+export function level_schema(registry: ComponentRegistry): TObject {
+    const components: Record<string, TSchema> = {
+        name: Type.Optional(Type.String({ description: "The entity's name" })),
+    };
+    for (const descriptor of registry.descriptors) components[descriptor.name] = Type.Optional(descriptor.schema);
+    const entity = Type.Object(components, { additionalProperties: false, description: "An entity and its components" });
+    return Type.Object(
+        {
+            $schema: Type.Optional(Type.String()),
+            version: Type.Optional(Type.Literal(LEVEL_VERSION, { description: "The level format version" })),
+            entities: Type.Array(entity),
+        },
+        { additionalProperties: false, title: "Shade-TS level" },
+    );
+}
+
+/** `level_schema` as JSON Schema text for editors (`"$schema": "./level.schema.json"` in a level file). */
+export function level_schema_json(registry: ComponentRegistry): string {
+    const schema = { $schema: "http://json-schema.org/draft-07/schema#", ...level_schema(registry) };
+    return JSON.stringify(schema, null, 2) + "\n";
+}
