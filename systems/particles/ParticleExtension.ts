@@ -1,0 +1,330 @@
+import { BindGroupCache } from "../../shade/device/BindGroupCache.js";
+import type { FrameExecution } from "../../shade/device/graph/FrameExecution.js";
+import type { FrameGraphHandle } from "../../shade/device/graph/FrameGraphHandle.js";
+import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
+import { TextureResourceDescriptor } from "../../shade/device/graph/TextureResourceDescriptor.js";
+import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
+import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
+import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
+import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
+import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
+import { ParticleAtlas } from "./ParticleAtlas.js";
+import type { ParticleDeviceState, ParticleRuntime } from "./ParticleRuntime.js";
+import { PARTICLE_COMPOSITE_WGSL, PARTICLE_RENDER_WGSL, RENDER_PARAMS_BYTES } from "./particle_render.wgsl.js";
+
+const ACCUM_FORMAT: GPUTextureFormat = "rgba16float";
+const REVEALAGE_FORMAT: GPUTextureFormat = "r16float";
+const TRANSIENT_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04; /* TEXTURE_BINDING */
+const REVEALAGE_CLEAR: GPUColorDict = { r: 1, g: 1, b: 1, a: 1 };
+const ALPHA_ARGS_OFFSET = 16;
+
+const ADDITIVE: GPUBlendState = {
+    color: { srcFactor: "one", dstFactor: "one", operation: "add" },
+    alpha: { srcFactor: "zero", dstFactor: "one", operation: "add" },
+};
+const ACCUMULATE: GPUBlendState = {
+    color: { srcFactor: "one", dstFactor: "one", operation: "add" },
+    alpha: { srcFactor: "one", dstFactor: "one", operation: "add" },
+};
+const REVEAL: GPUBlendState = {
+    color: { srcFactor: "zero", dstFactor: "one-minus-src", operation: "add" },
+    alpha: { srcFactor: "zero", dstFactor: "one-minus-src-alpha", operation: "add" },
+};
+// colour * (1 - revealage) + scene * revealage; the scene's alpha kept
+const COMPOSITE: GPUBlendState = {
+    color: { srcFactor: "one-minus-src-alpha", dstFactor: "src-alpha", operation: "add" },
+    alpha: { srcFactor: "zero", dstFactor: "one", operation: "add" },
+};
+
+/** GPU objects of the draw on one device and one pair of formats. */
+interface DrawState {
+    readonly device: GPUDevice;
+    readonly particles: ParticleDeviceState;
+    readonly color_format: GPUTextureFormat;
+    readonly depth_format: GPUTextureFormat;
+    readonly layout: GPUBindGroupLayout;
+    readonly composite_layout: GPUBindGroupLayout;
+    readonly additive: GPURenderPipeline;
+    readonly accumulate: GPURenderPipeline;
+    readonly composite: GPURenderPipeline;
+    readonly render_params: GPUBuffer;
+    readonly groups: BindGroupCache;
+    readonly composite_groups: BindGroupCache;
+}
+
+/** The handles of one frame's draw, reused. */
+interface FrameDraw {
+    camera: GPUBuffer | null;
+    depth: FrameGraphHandle;
+    color: FrameGraphHandle;
+    accum: FrameGraphHandle;
+    revealage: FrameGraphHandle;
+    color_format: GPUTextureFormat;
+    depth_format: GPUTextureFormat;
+}
+
+type Execute = (data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution) => void;
+
+/**
+ * Draws the particles (`"particles"`, AfterTransparency), owned by `GPUParticleEmitterSystem`. Up to three
+ * passes, only for blend modes that have emitters:
+ *
+ * - `"particles / additive"`: one drawIndirect of camera-facing billboards added over the scene colour;
+ * - `"particles / accumulate"`: one drawIndirect of the alpha particles into two transient targets
+ *   (weighted blended OIT: accumulation rgba16float, revealage r16float);
+ * - `"particles / composite"`: resolves them over the scene colour.
+ *
+ * Every draw reads the scene depth (depth-tested, never written; soft particles also sample it). The vertex
+ * counts come from the simulation: the CPU never learns how many particles are alive.
+ */
+export class ParticleExtension extends RenderExtension {
+    name = "particles";
+    phase = FramePhase.AfterTransparency;
+
+    readonly #runtime: ParticleRuntime;
+    #state: DrawState | null = null;
+    readonly #draw: FrameDraw = {
+        camera: null,
+        depth: -1,
+        color: -1,
+        accum: -1,
+        revealage: -1,
+        color_format: "rgba16float",
+        depth_format: "depth32float",
+    };
+    readonly #keys: unknown[] = [null, null, null];
+    readonly #composite_keys: unknown[] = [null, null];
+    readonly #colors: GPURenderPassColorAttachment[] = [];
+    readonly #oit_colors: GPURenderPassColorAttachment[] = [];
+    readonly #additive_pass: GPURenderPassDescriptor = { label: "particles / additive", colorAttachments: this.#colors };
+    readonly #accumulate_pass: GPURenderPassDescriptor = { label: "particles / accumulate", colorAttachments: this.#oit_colors };
+    readonly #composite_pass: GPURenderPassDescriptor = { label: "particles / composite", colorAttachments: this.#colors };
+    readonly #render_params = new Uint32Array(RENDER_PARAMS_BYTES / 4);
+    readonly #execute_additive: Execute;
+    readonly #execute_accumulate: Execute;
+    readonly #execute_composite: Execute;
+
+    constructor(runtime: ParticleRuntime) {
+        super();
+        this.#runtime = runtime;
+        this.#execute_additive = (data, resources, execution) => this.#additive(data, resources, execution);
+        this.#execute_accumulate = (data, resources, execution) => this.#accumulate(data, resources, execution);
+        this.#execute_composite = (data, resources, execution) => this.#composite(data, resources, execution);
+    }
+
+    record(frame: FrameContext): void {
+        const table = this.#runtime.table;
+        if (table.additive_count === 0 && table.alpha_count === 0) return;
+        const graph = frame.graph;
+        const scene = frame.get(SceneColor);
+        const depth = frame.get(ViewTextures).depth;
+        const draw = this.#draw;
+        draw.camera = frame.view.camera.buffer;
+        draw.depth = depth;
+        draw.color_format = graph.describe(scene.color).format;
+        draw.depth_format = graph.describe(depth).format;
+        if (table.additive_count > 0) {
+            const pass = graph.add("particles / additive", draw, this.#execute_additive);
+            pass.read(depth);
+            draw.color = pass.write(scene.color, "load");
+            scene.color = draw.color;
+        }
+        if (table.alpha_count > 0) {
+            const w = frame.resolution[0];
+            const h = frame.resolution[1];
+            const accumulate = graph.add("particles / accumulate", draw, this.#execute_accumulate);
+            accumulate.read(depth);
+            draw.accum = accumulate.write(accumulate.create("particle accumulation", TextureResourceDescriptor.of(w, h, ACCUM_FORMAT, TRANSIENT_USAGE)));
+            draw.revealage = accumulate.write(
+                accumulate.create("particle revealage", TextureResourceDescriptor.of(w, h, REVEALAGE_FORMAT, TRANSIENT_USAGE)),
+            );
+            const composite = graph.add("particles / composite", draw, this.#execute_composite);
+            composite.read(draw.accum);
+            composite.read(draw.revealage);
+            draw.color = composite.write(scene.color, "load");
+            scene.color = draw.color;
+        }
+    }
+
+    override destroy(): void {
+        this.#state = null;
+        this.#draw.camera = null;
+        this.#colors.length = 0;
+        this.#oit_colors.length = 0;
+    }
+
+    #draw_state(device: GPUDevice, data: FrameDraw): DrawState {
+        const particles = this.#runtime.state(device);
+        const s = this.#state;
+        if (s !== null && s.device === device && s.particles === particles && s.color_format === data.color_format && s.depth_format === data.depth_format) {
+            return s;
+        }
+        s?.render_params.destroy();
+        const state = build_draw_state(device, particles, data.color_format, data.depth_format);
+        const p = this.#render_params;
+        p[0] = this.#runtime.capacity;
+        p[1] = ParticleAtlas.COLUMNS;
+        p[2] = ParticleAtlas.ROWS;
+        device.queue.writeBuffer(state.render_params, 0, p);
+        this.#state = state;
+        return state;
+    }
+
+    #group(state: DrawState, data: FrameDraw, resources: FrameGraphResources): GPUBindGroup {
+        const keys = this.#keys;
+        keys[0] = data.camera;
+        keys[1] = resources.view(data.depth);
+        keys[2] = state.particles.atlas_view;
+        const cached = state.groups.find(keys);
+        if (cached !== null) return cached;
+        const p = state.particles;
+        const group = state.device.createBindGroup({
+            label: "particles: draw bind group",
+            layout: state.layout,
+            entries: [
+                { binding: 0, resource: { buffer: data.camera!, size: CAMERA_BYTES } },
+                { binding: 1, resource: { buffer: p.particles } },
+                { binding: 2, resource: { buffer: p.emitters } },
+                { binding: 3, resource: { buffer: p.draw_list } },
+                { binding: 4, resource: { buffer: state.render_params } },
+                { binding: 5, resource: p.atlas_view },
+                { binding: 6, resource: p.sampler },
+                { binding: 7, resource: keys[1] as GPUTextureView },
+            ],
+        });
+        return state.groups.add(keys, group);
+    }
+
+    #additive(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
+        const state = this.#draw_state(execution.graphics, data);
+        this.#colors[0] = resources.color_attachment(data.color);
+        this.#additive_pass.depthStencilAttachment = resources.depth_attachment(data.depth);
+        this.#additive_pass.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginRenderPass(this.#additive_pass);
+        pass.setPipeline(state.additive);
+        pass.setBindGroup(0, this.#group(state, data, resources));
+        pass.drawIndirect(state.particles.draw_args, 0);
+        pass.end();
+    }
+
+    #accumulate(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
+        const state = this.#draw_state(execution.graphics, data);
+        this.#oit_colors[0] = resources.color_attachment(data.accum);
+        this.#oit_colors[1] = resources.color_attachment(data.revealage, REVEALAGE_CLEAR);
+        this.#accumulate_pass.depthStencilAttachment = resources.depth_attachment(data.depth);
+        this.#accumulate_pass.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginRenderPass(this.#accumulate_pass);
+        pass.setPipeline(state.accumulate);
+        pass.setBindGroup(0, this.#group(state, data, resources));
+        pass.drawIndirect(state.particles.draw_args, ALPHA_ARGS_OFFSET);
+        pass.end();
+    }
+
+    #composite(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
+        const state = this.#draw_state(execution.graphics, data);
+        const keys = this.#composite_keys;
+        keys[0] = resources.view(data.accum);
+        keys[1] = resources.view(data.revealage);
+        let group = state.composite_groups.find(keys);
+        if (group === null) {
+            group = state.composite_groups.add(
+                keys,
+                state.device.createBindGroup({
+                    label: "particles: composite bind group",
+                    layout: state.composite_layout,
+                    entries: [
+                        { binding: 0, resource: keys[0] as GPUTextureView },
+                        { binding: 1, resource: keys[1] as GPUTextureView },
+                    ],
+                }),
+            );
+        }
+        this.#colors[0] = resources.color_attachment(data.color);
+        this.#composite_pass.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginRenderPass(this.#composite_pass);
+        pass.setPipeline(state.composite);
+        pass.setBindGroup(0, group);
+        pass.draw(3);
+        pass.end();
+    }
+}
+
+function build_draw_state(device: GPUDevice, particles: ParticleDeviceState, color_format: GPUTextureFormat, depth_format: GPUTextureFormat): DrawState {
+    const V = GPUShaderStage.VERTEX;
+    const F = GPUShaderStage.FRAGMENT;
+    const layout = device.createBindGroupLayout({
+        label: "particles: draw bind group layout",
+        entries: [
+            { binding: 0, visibility: V | F, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
+            { binding: 1, visibility: V, buffer: { type: "read-only-storage" } },
+            { binding: 2, visibility: V, buffer: { type: "read-only-storage" } },
+            { binding: 3, visibility: V, buffer: { type: "read-only-storage" } },
+            { binding: 4, visibility: V, buffer: { type: "uniform" } },
+            { binding: 5, visibility: F, texture: { sampleType: "float" } },
+            { binding: 6, visibility: F, sampler: { type: "filtering" } },
+            { binding: 7, visibility: F, texture: { sampleType: "depth" } },
+        ],
+    });
+    const composite_layout = device.createBindGroupLayout({
+        label: "particles: composite bind group layout",
+        entries: [
+            { binding: 0, visibility: F, texture: { sampleType: "unfilterable-float" } },
+            { binding: 1, visibility: F, texture: { sampleType: "unfilterable-float" } },
+        ],
+    });
+    const module = device.createShaderModule({ label: "particles: billboard shader", code: PARTICLE_RENDER_WGSL });
+    const composite_module = device.createShaderModule({ label: "particles: composite shader", code: PARTICLE_COMPOSITE_WGSL });
+    const pipeline_layout = device.createPipelineLayout({ label: "particles: draw pipeline layout", bindGroupLayouts: [layout] });
+    const depth_stencil: GPUDepthStencilState = { format: depth_format, depthWriteEnabled: false, depthCompare: "less" };
+    const primitive: GPUPrimitiveState = { topology: "triangle-list", cullMode: "none" };
+    const additive = device.createRenderPipeline({
+        label: `particles: additive pipeline (${color_format}, ${depth_format})`,
+        layout: pipeline_layout,
+        vertex: { module, entryPoint: "vs_billboard", constants: { ALPHA: 0 } },
+        fragment: { module, entryPoint: "fs_additive", targets: [{ format: color_format, blend: ADDITIVE }] },
+        primitive,
+        depthStencil: depth_stencil,
+    });
+    const accumulate = device.createRenderPipeline({
+        label: `particles: accumulate pipeline (${depth_format})`,
+        layout: pipeline_layout,
+        vertex: { module, entryPoint: "vs_billboard", constants: { ALPHA: 1 } },
+        fragment: {
+            module,
+            entryPoint: "fs_accumulate",
+            targets: [
+                { format: ACCUM_FORMAT, blend: ACCUMULATE },
+                { format: REVEALAGE_FORMAT, blend: REVEAL },
+            ],
+        },
+        primitive,
+        depthStencil: depth_stencil,
+    });
+    const composite = device.createRenderPipeline({
+        label: `particles: composite pipeline (${color_format})`,
+        layout: device.createPipelineLayout({ label: "particles: composite pipeline layout", bindGroupLayouts: [composite_layout] }),
+        vertex: { module: composite_module, entryPoint: "vs_fullscreen" },
+        fragment: { module: composite_module, entryPoint: "fs_composite", targets: [{ format: color_format, blend: COMPOSITE }] },
+        primitive: { topology: "triangle-list" },
+    });
+    const render_params = device.createBuffer({
+        label: "particles: draw uniforms",
+        size: RENDER_PARAMS_BYTES,
+        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    return {
+        device,
+        particles,
+        color_format,
+        depth_format,
+        layout,
+        composite_layout,
+        additive,
+        accumulate,
+        composite,
+        render_params,
+        groups: new BindGroupCache(8),
+        composite_groups: new BindGroupCache(8),
+    };
+}

@@ -1,0 +1,142 @@
+import { CAMERA_WGSL } from "../../shade/renderer/scene/Camera.js";
+import { FULLSCREEN_VERTEX_WGSL } from "../../shade/renderer/fullscreen/fullscreen_vertex_wgsl.js";
+import { PARTICLE_STRUCTS_WGSL } from "./particle_simulate.wgsl.js";
+
+/** Bytes of the render uniforms (`RenderParams`). */
+export const RENDER_PARAMS_BYTES = 16;
+
+/**
+ * Camera-facing billboards, expanded in the vertex shader from the particle buffer: a non-indexed draw of
+ * 6 vertices per particle whose vertex count the simulation wrote (drawIndirect); vertex `v` draws corner
+ * `v % 6` of the particle at `draw_list[v / 6]` (additive) or `draw_list[capacity - 1 - v / 6]` (alpha).
+ *
+ * - `fs_additive`: premultiplied colour added to the scene colour (order-independent by nature).
+ * - `fs_accumulate`: weighted blended order-independent transparency (McGuire and Bavoil 2013) for alpha
+ *   particles: premultiplied colour x a depth weight summed into an accumulation target, the product of
+ *   (1 - alpha) into a revealage target; `fs_composite` resolves both over the scene colour. No sorting,
+ *   no CPU path.
+ *
+ * Soft particles fade as they approach the scene depth (`ViewTextures.depth`, linearised with the camera's
+ * near and far planes) over the emitter's softness distance.
+ */
+export const PARTICLE_RENDER_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
+${PARTICLE_STRUCTS_WGSL}
+
+struct RenderParams {
+    capacity: u32,
+    atlas_columns: u32,
+    atlas_rows: u32,
+    pad: u32,
+};
+
+@group(0) @binding(0) var<uniform> camera: CameraUniforms;
+@group(0) @binding(1) var<storage, read> particles: array<Particle>;
+@group(0) @binding(2) var<storage, read> emitters: array<Emitter>;
+@group(0) @binding(3) var<storage, read> draw_list: array<u32>;
+@group(0) @binding(4) var<uniform> render: RenderParams;
+@group(0) @binding(5) var atlas: texture_2d<f32>;
+@group(0) @binding(6) var atlas_sampler: sampler;
+@group(0) @binding(7) var scene_depth: texture_depth_2d;
+
+override ALPHA: bool = false;
+
+struct Varying {
+    @builtin(position) position: vec4f,
+    @location(0) uv: vec2f,
+    @location(1) color: vec4f,
+    // view-space distance of the particle; softness (0: hard)
+    @location(2) depth_softness: vec2f,
+};
+
+const CORNERS = array<vec2f, 6>(
+    vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0),
+    vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0),
+);
+
+@vertex
+fn vs_billboard(@builtin(vertex_index) vertex: u32) -> Varying {
+    let k = vertex / 6u;
+    let corner = CORNERS[vertex % 6u];
+    let slot = select(k, render.capacity - 1u - k, ALPHA);
+    let p = particles[draw_list[slot]];
+    let e = emitters[p.tag & 0xffffu];
+    let t = clamp(p.age / p.lifetime, 0.0, 1.0);
+    let size = mix(e.size_start, e.size_end, t);
+    let right = vec3f(camera.view[0][0], camera.view[1][0], camera.view[2][0]);
+    let up = vec3f(camera.view[0][1], camera.view[1][1], camera.view[2][1]);
+    let world = p.position + (right * corner.x + up * corner.y) * (0.5 * size);
+
+    let count = max(e.frame_count, 1.0);
+    var f = floor(t * count);
+    if (e.frame_rate > 0.0) {
+        f = floor(p.age * e.frame_rate) % count;
+    }
+    let frame = u32(e.frame_start + min(f, count - 1.0));
+    let cell = vec2f(f32(frame % render.atlas_columns), f32(frame / render.atlas_columns));
+    let local = vec2f(corner.x * 0.5 + 0.5, 0.5 - corner.y * 0.5);
+
+    var out: Varying;
+    out.position = camera.view_projection * vec4f(world, 1.0);
+    out.uv = (cell + local) / vec2f(f32(render.atlas_columns), f32(render.atlas_rows));
+    out.color = mix(e.color_start, e.color_end, t);
+    out.depth_softness = vec2f(-(camera.view * vec4f(world, 1.0)).z, e.softness);
+    return out;
+}
+
+fn soft_fade(frag: vec4f, depth_softness: vec2f) -> f32 {
+    let softness = depth_softness.y;
+    if (softness <= 0.0) {
+        return 1.0;
+    }
+    let d = textureLoad(scene_depth, vec2i(frag.xy), 0);
+    let near = camera.jitter.z;
+    let far = camera.jitter.w;
+    let scene = near * far / (far - d * (far - near));
+    return clamp((scene - depth_softness.x) / softness, 0.0, 1.0);
+}
+
+@fragment
+fn fs_additive(in: Varying) -> @location(0) vec4f {
+    let c = in.color * textureSample(atlas, atlas_sampler, in.uv);
+    let a = c.a * soft_fade(in.position, in.depth_softness);
+    return vec4f(c.rgb * a, 0.0);
+}
+
+struct Accumulated {
+    @location(0) accum: vec4f,
+    @location(1) revealage: vec4f,
+};
+
+@fragment
+fn fs_accumulate(in: Varying) -> Accumulated {
+    let c = in.color * textureSample(atlas, atlas_sampler, in.uv);
+    let a = c.a * soft_fade(in.position, in.depth_softness);
+    let z = in.depth_softness.x;
+    // McGuire and Bavoil's weight (their eq. 7): nearer layers count for more
+    let w = clamp(10.0 / (1e-5 + pow(z / 5.0, 2.0) + pow(z / 200.0, 6.0)), 1e-2, 3e3);
+    var out: Accumulated;
+    out.accum = vec4f(c.rgb * a, a) * w;
+    out.revealage = vec4f(a);
+    return out;
+}
+`;
+
+/** The resolve of the alpha particles' accumulation over the scene colour. */
+export const PARTICLE_COMPOSITE_WGSL = /* wgsl */ `
+${FULLSCREEN_VERTEX_WGSL}
+@group(0) @binding(0) var accum_texture: texture_2d<f32>;
+@group(0) @binding(1) var revealage_texture: texture_2d<f32>;
+
+@fragment
+fn fs_composite(in: FullscreenVarying) -> @location(0) vec4f {
+    let pixel = vec2i(in.position.xy);
+    let revealage = textureLoad(revealage_texture, pixel, 0).r;
+    if (revealage >= 0.9999) {
+        discard;
+    }
+    let accum = textureLoad(accum_texture, pixel, 0);
+    // blended as colour * (1 - revealage) + scene * revealage
+    return vec4f(accum.rgb / max(accum.a, 1e-5), revealage);
+}
+`;
