@@ -14,8 +14,10 @@ export interface GraphicsEngineOptions {
     readonly adapter_options?: GPURequestAdapterOptions;
     readonly device_descriptor?: GPUDeviceDescriptor;
     /**
-     * Told about a lost device (before recovery starts), a recovery that failed and uncaptured GPU errors.
-     * A callback that throws is logged and never stops recovery.
+     * Told about a lost device (before recovery starts), a recovery that failed, uncaptured GPU errors, and
+     * each extension failure (a `RenderExtensionError`, once, as the extension is suspended and the rest of
+     * the frame drawn). A callback that throws is logged and never stops recovery. Without it, errors are
+     * logged with console.error.
      */
     readonly on_error?: (error: Error) => void;
 }
@@ -144,6 +146,14 @@ export class GraphicsEngine {
         return removed;
     }
 
+    /**
+     * Extensions suspended after a failure (a throwing `record`, a pass that threw while executing) record
+     * again from the next frame. Suspension also ends with any registration change and with a new renderer.
+     */
+    retry_extensions(): void {
+        this.#renderer?.registry.retry_suspended();
+    }
+
     /** Whether `extension` is registered through this engine. */
     has_extension(extension: RenderExtension): boolean {
         return this.#registry.has(extension);
@@ -241,6 +251,8 @@ export class GraphicsEngine {
                 scene: this.#scene,
                 feature_taa_enabled: this.feature_taa_enabled,
                 resolution_scale: this.#resolution_scale,
+                // one bad extension never takes the frame down: reported once, suspended, the rest drawn
+                on_extension_error: (error) => this.#report(error),
             });
             for (const extension of this.#registry.all()) renderer.add_extension(extension);
             this.#device = live;

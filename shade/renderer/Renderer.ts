@@ -5,7 +5,9 @@ import { FrameContext } from "./extension/FrameContext.js";
 import { FramePhase } from "./extension/FramePhase.js";
 import { PresentTarget } from "./extension/PresentTarget.js";
 import type { RenderExtension } from "./extension/RenderExtension.js";
+import { RenderExtensionError } from "./extension/RenderExtensionError.js";
 import { RenderExtensionRegistry, type RenderPipelineDescription } from "./extension/RenderExtensionRegistry.js";
+import { FramePassError } from "../device/graph/FramePassError.js";
 import { RenderView } from "./extension/RenderView.js";
 import { GBufferStep } from "./steps/GBufferStep.js";
 import { LightingStep } from "./steps/LightingStep.js";
@@ -25,6 +27,12 @@ export interface RendererOptions {
     readonly view?: RenderView;
     /** What is drawn; a renderer made without one draws an empty scene (the sky). */
     readonly scene?: Scene;
+    /**
+     * Fault isolation (see `RenderExtensionRegistry.on_failure`): when given, an extension that fails to record
+     * or whose pass throws while executing is reported here once and suspended, and the frame is drawn without
+     * it. Without it, such a failure drops the frame and is thrown from `render_frame`.
+     */
+    readonly on_extension_error?: (error: RenderExtensionError) => void;
 }
 
 const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
@@ -64,6 +72,7 @@ export class Renderer {
     readonly timer: GPUPassTimer | null;
     #destroyed = false;
     #rendering = false;
+    #failed_frame_index = -1;
     #frames = 0;
 
     constructor(options: RendererOptions) {
@@ -78,6 +87,7 @@ export class Renderer {
         this.#target = { graphics: this.device, encoder: null as unknown as GPUCommandEncoder };
         this.timer = this.device.features.has("timestamp-query") ? new GPUPassTimer(this.device) : null;
         this.graph.timer = this.timer;
+        this.registry.on_failure = options.on_extension_error ?? null;
         this.target.configure(this.device);
     }
 
@@ -131,10 +141,32 @@ export class Renderer {
         if (!this.target.is_drawable()) return false;
         this.#rendering = true;
         try {
-            this.#render_frame();
+            // a pass that throws while executing leaves its encoder unusable: the frame is recorded again without
+            // the extension that owns the pass (suspended), at most once per registered extension
+            for (let attempt = 0; ; attempt++) {
+                try {
+                    this.#render_frame();
+                    break;
+                } catch (error) {
+                    if (!this.#isolate_execute_failure(error, attempt)) throw error;
+                }
+            }
         } finally {
             this.#rendering = false;
         }
+        return true;
+    }
+
+    // True when `error` was an extension's pass failing to execute and the extension is now suspended.
+    #isolate_execute_failure(error: unknown, attempt: number): boolean {
+        if (!(error instanceof FramePassError)) return false;
+        const owner = this.registry.scope_owner(this.#failed_frame_index, error.scope);
+        if (owner === null) return false;
+        const failure = new RenderExtensionError(owner.extension, owner.phase, "execute", error.pass, error.cause);
+        const report = this.registry.on_failure;
+        if (report === null || attempt >= this.registry.all().length) throw failure;
+        this.registry.suspend(owner.extension);
+        report(failure);
         return true;
     }
 
@@ -191,6 +223,7 @@ export class Renderer {
             }
             if (this.capture_graph_dump) this.last_frame_dot = graph.dump();
         } finally {
+            this.#failed_frame_index = graph.frame_index;
             if (!frame.closed) frame.close();
             graph.reset();
             this.view.camera.unbind();

@@ -5,6 +5,7 @@ import type { GPUPassTimer } from "./GPUPassTimer.js";
 import { PassExecution } from "./PassExecution.js";
 import type { FrameGraphResources } from "./FrameGraphResources.js";
 import type { FrameGraphMark } from "./FrameGraphMark.js";
+import { FramePassError } from "./FramePassError.js";
 import { HandleNode } from "./HandleNode.js";
 import { IndexList } from "./IndexList.js";
 import { PassNode, type FramePassExecute } from "./PassNode.js";
@@ -103,6 +104,18 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     /** Passes that survived culling (valid after `compile`). */
     get executed_pass_count(): number {
         return this.#executed_count;
+    }
+
+    /** Index (this frame) of the innermost open scope, -1 when none: how a recorder names its scope. */
+    get current_scope(): number {
+        return this.#current_scope;
+    }
+
+    /** The outermost scope enclosing scope `index` (itself when it is outermost), -1 for -1. */
+    root_scope(index: number): number {
+        let s = index;
+        while (s !== -1 && this.#scopes[s].parent !== -1) s = this.#scopes[s].parent;
+        return s;
     }
 
     /** How many scopes are open now. */
@@ -396,7 +409,12 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                 if (this.debug_groups) encoder.pushDebugGroup(p.name);
                 execution.enter(p.name);
                 this.#running_pass = i;
-                p.execute!(p.data, this.#accessor, execution);
+                try {
+                    p.execute!(p.data, this.#accessor, execution);
+                } catch (error) {
+                    const root = this.root_scope(p.scope);
+                    throw new FramePassError(p.name, root, root === -1 ? null : this.#scopes[root].name, error);
+                }
                 this.#running_pass = -1;
                 if (this.debug_groups) encoder.popDebugGroup();
                 for (let k = 0; k < p.release.length; k++) {

@@ -18,6 +18,10 @@ interface RecordEntry {
      */
     ring: FrameRecord[];
     slot: number;
+    // what mark_records() saw, for rollback_records()
+    live_at_mark: boolean;
+    publications_at_mark: number;
+    saved_at_mark: boolean;
 }
 
 const RECORD_RING = __SHADE_DEBUG__ ? 4 : 1;
@@ -33,6 +37,8 @@ export class FrameContext implements FrameRecordHost {
     readonly #internal = new Uint32Array(2);
     readonly #output = new Uint32Array(2);
     readonly #records = new Map<FrameRecordClass, RecordEntry>();
+    // the same entries as a list, walked without an iterator by mark/rollback
+    readonly #entries: RecordEntry[] = [];
     #phase: FramePhase = FramePhase.FrameStart;
     #serial = 0;
     #closed = true;
@@ -137,8 +143,9 @@ export class FrameContext implements FrameRecordHost {
         }
         if (entry === undefined) {
             const record = new type();
-            entry = { record, serial: this.#serial, ring: [record], slot: 0 };
+            entry = { record, serial: this.#serial, ring: [record], slot: 0, live_at_mark: false, publications_at_mark: 0, saved_at_mark: false };
             this.#records.set(type, entry);
+            this.#entries.push(entry);
         } else {
             entry.serial = this.#serial;
             const slot = (entry.slot + 1) % RECORD_RING;
@@ -150,6 +157,36 @@ export class FrameContext implements FrameRecordHost {
         }
         entry.record.attach(this);
         return entry.record as R;
+    }
+
+    /** @internal saves the state of every record of this frame before one extension records */
+    mark_records(): void {
+        const entries = this.#entries;
+        for (let i = 0; i < entries.length; i++) {
+            const entry = entries[i];
+            entry.live_at_mark = entry.serial === this.#serial;
+            if (!entry.live_at_mark) continue;
+            entry.publications_at_mark = entry.record.publications;
+            entry.saved_at_mark = entry.record.save_state();
+        }
+    }
+
+    /**
+     * @internal undoes what one failed extension did to the records since `mark_records`: records it created
+     * are withdrawn, records it published into are restored (or withdrawn when they cannot restore)
+     */
+    rollback_records(): void {
+        const entries = this.#entries;
+        for (let i = 0; i < entries.length; i++) {
+            const entry = entries[i];
+            if (entry.serial !== this.#serial) continue;
+            if (!entry.live_at_mark) {
+                entry.serial = -1;
+            } else if (entry.record.publications !== entry.publications_at_mark) {
+                if (entry.saved_at_mark) entry.record.restore_state();
+                else entry.serial = -1;
+            }
+        }
     }
 
     /** @internal opens a frame at FrameStart with the two resolutions of this frame */

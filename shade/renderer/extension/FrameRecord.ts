@@ -28,6 +28,7 @@ export interface FrameRecordClass<R extends FrameRecord = FrameRecord> {
 export class FrameRecord {
     #host: FrameRecordHost | null = null;
     #serial = -1;
+    #publications = 0;
 
     /** Whether frames carry this record at `phase`. Override in every record class. */
     static is_present_at(phase: FramePhase): boolean {
@@ -54,6 +55,24 @@ export class FrameRecord {
         return false;
     }
 
+    /** @internal how many times anything was published into this record (production builds count too) */
+    get publications(): number {
+        return this.#publications;
+    }
+
+    /**
+     * Saves the record's fields so that `restore_state` can put them back: the frame does this before each
+     * extension records, so that the publications of an extension that fails are undone while what the others
+     * published stays. Return true when saved. The default declines, and a record an extension published into
+     * before failing is withdrawn from the frame instead (`frame.has` is false for the rest of it).
+     */
+    save_state(): boolean {
+        return false;
+    }
+
+    /** Puts back what `save_state` saved. */
+    restore_state(): void {}
+
     /** Guards a field read; returns `value`. `field` names it in errors (found from the getter if omitted). */
     protected read<T>(value: T, field?: string): T {
         if (__SHADE_DEBUG__) guard_read(this, this.#host, this.#serial, value, field);
@@ -63,6 +82,7 @@ export class FrameRecord {
     /** Guards a publication; returns `value` for the field to store. */
     protected publish<T>(value: T, field?: string): T {
         if (__SHADE_DEBUG__) guard_publish(this, this.#host, this.#serial, value, field);
+        this.#publications++;
         return value;
     }
 }

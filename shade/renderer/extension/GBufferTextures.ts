@@ -16,6 +16,10 @@ export class GBufferTextures extends FrameRecord {
     #normal: FrameGraphHandle = -1;
     #material: FrameGraphHandle = -1;
     #object_id: FrameGraphHandle = -1;
+    #saved_albedo: FrameGraphHandle = -1;
+    #saved_normal: FrameGraphHandle = -1;
+    #saved_material: FrameGraphHandle = -1;
+    #saved_object_id: FrameGraphHandle = -1;
 
     static override is_present_at(phase: FramePhase): boolean {
         return phase >= FramePhase.AfterGBuffer && phase <= FramePhase.BeforePresent;
@@ -55,6 +59,21 @@ export class GBufferTextures extends FrameRecord {
 
     set object_id(handle: FrameGraphHandle) {
         this.#object_id = this.publish(handle, "object_id");
+    }
+
+    override save_state(): boolean {
+        this.#saved_albedo = this.#albedo;
+        this.#saved_normal = this.#normal;
+        this.#saved_material = this.#material;
+        this.#saved_object_id = this.#object_id;
+        return true;
+    }
+
+    override restore_state(): void {
+        this.#albedo = this.#saved_albedo;
+        this.#normal = this.#saved_normal;
+        this.#material = this.#saved_material;
+        this.#object_id = this.#saved_object_id;
     }
 
     override reset_for_reuse(): boolean {

@@ -9,6 +9,7 @@ import { FrameRecord } from "./FrameRecord.js";
  */
 export class PresentTarget extends FrameRecord {
     #target: FrameGraphHandle = -1;
+    #saved_target: FrameGraphHandle = -1;
 
     static override is_present_at(phase: FramePhase): boolean {
         return phase === FramePhase.Overlay;
@@ -20,6 +21,15 @@ export class PresentTarget extends FrameRecord {
 
     set target(handle: FrameGraphHandle) {
         this.#target = this.publish(handle, "target");
+    }
+
+    override save_state(): boolean {
+        this.#saved_target = this.#target;
+        return true;
+    }
+
+    override restore_state(): void {
+        this.#target = this.#saved_target;
     }
 
     override reset_for_reuse(): boolean {

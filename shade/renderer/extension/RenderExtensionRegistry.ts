@@ -1,7 +1,9 @@
 import type { FrameContext } from "./FrameContext.js";
 import { FRAME_PHASES, FramePhase } from "./FramePhase.js";
 import { frame_phase_name } from "./frame_phase_name.js";
+import { FrameGraphMark } from "../../device/graph/FrameGraphMark.js";
 import { RenderExtension } from "./RenderExtension.js";
+import { RenderExtensionError } from "./RenderExtensionError.js";
 import { resolve_extension_order } from "./resolve_extension_order.js";
 
 /** The resolved pipeline as plain data: `RenderExtensionRegistry.describe()`. */
@@ -24,7 +26,21 @@ export interface RenderPipelineDescription {
  * inside a graph scope named after it.
  */
 export class RenderExtensionRegistry {
+    /**
+     * Fault isolation. When set, an extension whose `record` throws (or leaves scopes unbalanced) has what it
+     * recorded rolled back, is reported here once and is suspended; the rest of the frame records as if it
+     * were not registered. Suspended extensions are retried after any registration change or `retry_suspended()`.
+     * When null, the failure is thrown (wrapped) and the caller drops the frame.
+     */
+    on_failure: ((error: RenderExtensionError) => void) | null = null;
+
     readonly #phases: RenderExtension[][] = FRAME_PHASES.map(() => []);
+    readonly #suspended = new Set<RenderExtension>();
+    readonly #mark = new FrameGraphMark();
+    // which extension recorded into each scope of the current frame (by scope index), and at which phase
+    readonly #scope_owner: (RenderExtension | null)[] = [];
+    readonly #scope_phase: FramePhase[] = [];
+    #scope_frame = -1;
     #placed_by = new Map<RenderExtension, string[]>();
     #recording: RenderExtension | null = null;
     #recording_phase: FramePhase = FramePhase.FrameStart;
@@ -55,6 +71,7 @@ export class RenderExtensionRegistry {
             );
         }
         this.#commit(extension.phase, resolved.order, resolved.placed_by);
+        this.#suspended.clear(); // a registration change is a chance for suspended extensions to work again
         return extension;
     }
 
@@ -69,9 +86,40 @@ export class RenderExtensionRegistry {
             const resolved = resolve_extension_order(rest);
             this.#placed_by.delete(extension);
             this.#commit(p, resolved.order, resolved.placed_by);
+            this.#suspended.clear();
             return true;
         }
         return false;
+    }
+
+    /** Whether `extension` is suspended after a failure (skipped until retried). */
+    is_suspended(extension: RenderExtension): boolean {
+        return this.#suspended.has(extension);
+    }
+
+    /** How many extensions are suspended after failures. */
+    get suspended_count(): number {
+        return this.#suspended.size;
+    }
+
+    /** Suspends `extension` (its work is skipped) until the next registration change or `retry_suspended()`. */
+    suspend(extension: RenderExtension): void {
+        this.#suspended.add(extension);
+    }
+
+    /** Lets every suspended extension record again from the next frame. */
+    retry_suspended(): void {
+        this.#suspended.clear();
+    }
+
+    /**
+     * The extension that recorded into scope `scope` of frame `frame_index` (a root scope index, as a
+     * FramePassError gives it), with its phase; null for a built-in step's scope.
+     */
+    scope_owner(frame_index: number, scope: number): { extension: RenderExtension; phase: FramePhase } | null {
+        if (frame_index !== this.#scope_frame || scope < 0 || scope >= this.#scope_owner.length) return null;
+        const extension = this.#scope_owner[scope];
+        return extension === null ? null : { extension, phase: this.#scope_phase[scope] };
     }
 
     /** The extension whose `record` is running now, or null between records. */
@@ -117,29 +165,61 @@ export class RenderExtensionRegistry {
     record_phase(phase: FramePhase, frame: FrameContext): void {
         const list = this.#phases[phase];
         const graph = frame.graph;
+        const isolate = this.on_failure !== null;
+        if (this.#scope_frame !== graph.frame_index) {
+            this.#scope_frame = graph.frame_index;
+            this.#scope_owner.fill(null);
+        }
         for (let i = 0; i < list.length; i++) {
             const extension = list[i];
+            if (this.#suspended.size > 0 && this.#suspended.has(extension)) continue;
             const depth = graph.scope_depth;
+            if (isolate) {
+                graph.mark(this.#mark);
+                frame.mark_records();
+            }
             graph.push_scope(extension.name);
+            const scope = graph.current_scope;
+            while (this.#scope_owner.length <= scope) {
+                this.#scope_owner.push(null);
+                this.#scope_phase.push(FramePhase.FrameStart);
+            }
+            this.#scope_owner[scope] = extension;
+            this.#scope_phase[scope] = phase;
             this.#recording = extension;
             this.#recording_phase = phase;
+            let failure: RenderExtensionError | null = null;
             try {
                 extension.record(frame);
             } catch (error) {
-                graph.pop_scopes_to(depth);
-                throw new Error(`Render extension '${extension.name}' failed to record at ${frame_phase_name(phase)}`, { cause: error });
+                failure = new RenderExtensionError(extension, phase, "record", null, error);
             } finally {
                 this.#recording = null;
             }
-            if (graph.scope_depth !== depth + 1) {
+            if (failure === null && graph.scope_depth !== depth + 1) {
                 const open = graph.scope_depth - depth - 1;
-                graph.pop_scopes_to(depth);
-                throw new Error(
-                    `Render extension '${extension.name}' failed to record at ${frame_phase_name(phase)}: ` +
-                        (open > 0 ? `it left ${open} graph scope(s) open` : `it popped a scope it did not push`),
+                failure = new RenderExtensionError(
+                    extension,
+                    phase,
+                    "record",
+                    null,
+                    null,
+                    `: ${open > 0 ? `it left ${open} graph scope(s) open` : "it popped a scope it did not push"}`,
                 );
             }
-            graph.pop_scope();
+            if (failure === null) {
+                graph.pop_scope();
+                continue;
+            }
+            if (!isolate) {
+                graph.pop_scopes_to(depth);
+                throw failure;
+            }
+            this.#scope_owner[scope] = null;
+            graph.rollback(this.#mark);
+            frame.rollback_records();
+            this.#suspended.add(extension);
+            this.on_failure!(failure);
         }
     }
 

@@ -9,6 +9,7 @@ import { FrameRecord } from "./FrameRecord.js";
  */
 export class SceneColor extends FrameRecord {
     #color: FrameGraphHandle = -1;
+    #saved_color: FrameGraphHandle = -1;
 
     static override is_present_at(phase: FramePhase): boolean {
         return phase >= FramePhase.AfterLighting && phase <= FramePhase.BeforePresent;
@@ -20,6 +21,15 @@ export class SceneColor extends FrameRecord {
 
     set color(handle: FrameGraphHandle) {
         this.#color = this.publish(handle, "color");
+    }
+
+    override save_state(): boolean {
+        this.#saved_color = this.#color;
+        return true;
+    }
+
+    override restore_state(): void {
+        this.#color = this.#saved_color;
     }
 
     override reset_for_reuse(): boolean {

@@ -8,6 +8,7 @@ import { FrameRecord } from "./FrameRecord.js";
  */
 export class ViewTextures extends FrameRecord {
     #depth: FrameGraphHandle = -1;
+    #saved_depth: FrameGraphHandle = -1;
 
     static override is_present_at(phase: FramePhase): boolean {
         return phase >= FramePhase.AfterGBuffer && phase <= FramePhase.BeforePresent;
@@ -23,6 +24,15 @@ export class ViewTextures extends FrameRecord {
 
     set depth(handle: FrameGraphHandle) {
         this.#depth = this.publish(handle, "depth");
+    }
+
+    override save_state(): boolean {
+        this.#saved_depth = this.#depth;
+        return true;
+    }
+
+    override restore_state(): void {
+        this.#depth = this.#saved_depth;
     }
 
     override reset_for_reuse(): boolean {

@@ -191,20 +191,36 @@ function build_device_state(device: GPUDevice, options: FullscreenEffectOptions)
     void module.getCompilationInfo().then(
         (info) => {
             const errors = info.messages.filter((m) => m.type === "error");
-            if (errors.length > 0) state.compile_error = wgsl_error(options.label, code, errors);
+            if (errors.length > 0) state.compile_error = wgsl_error(options, code, errors);
         },
         () => {}, // a lost device: nothing to report here
     );
     return state;
 }
 
-// Names the effect and quotes each failing line of the generated WGSL, so the error points at the user's fragment.
-function wgsl_error(label: string, code: string, errors: readonly GPUCompilationMessage[]): Error {
+// Names the effect and quotes each failing line. Lines inside the user's fragment are numbered as in the
+// fragment they wrote (line 1 is its first line), not as in the generated WGSL around it.
+function wgsl_error(options: FullscreenEffectOptions, code: string, errors: readonly GPUCompilationMessage[]): Error {
     const lines = code.split("\n");
+    const first = fragment_first_line(options);
+    const count = options.fragment.split("\n").length;
     const detail = errors
-        .map((m) => `  line ${m.lineNum}:${m.linePos}: ${m.message}\n    ${(lines[m.lineNum - 1] ?? "").trim()}`)
+        .map((m) => {
+            const quoted = (lines[m.lineNum - 1] ?? "").trim();
+            const own = m.lineNum - first + 1;
+            const where = own >= 1 && own <= count ? `fragment line ${own}:${m.linePos}` : `generated WGSL line ${m.lineNum}:${m.linePos}`;
+            return `  ${where}: ${m.message}\n    ${quoted}`;
+        })
         .join("\n");
-    return new Error(`FullscreenEffect '${label}': its WGSL does not compile:\n${detail}`);
+    return new Error(`FullscreenEffect '${options.label}': its WGSL does not compile:\n${detail}`);
+}
+
+const FRAGMENT_MARKER = "\u0000fragment\u0000";
+
+// The 1-based line of the generated WGSL on which the user's fragment starts.
+function fragment_first_line(options: FullscreenEffectOptions): number {
+    const marked = fullscreen_wgsl({ ...options, fragment: FRAGMENT_MARKER });
+    return marked.slice(0, marked.indexOf(FRAGMENT_MARKER)).split("\n").length;
 }
 
 /** The WGSL of a fullscreen effect: a covering triangle, the input bindings and their helpers. */
