@@ -13,6 +13,7 @@ import {
     type QueryTerm,
     type World,
 } from "bitecs";
+import { Name } from "./components/Name.js";
 import { TransformDescriptor } from "./components/TransformDescriptor.js";
 import { EntityQuery } from "./EntityQuery.js";
 import { ComponentRegistry } from "./level/ComponentRegistry.js";
@@ -48,6 +49,9 @@ export class EntityManager {
 
     constructor() {
         this.components.register(TransformDescriptor);
+        this.set_component_reset(Name, (eid) => {
+            Name.value[eid] = undefined;
+        });
     }
 
     /** A new entity id. Ids of removed entities are recycled: never keep one past its `remove_entity`. */
