@@ -42,8 +42,8 @@ export interface ComponentDescriptorSpec<F extends FieldMap> {
     readonly description?: string;
     /** Stores what the bound arrays do not hold; runs after the bound fields are written. */
     write?(eid: number, value: ComponentValue<F>, entityManager: EntityManager): void;
-    /** Reads back what `write` stored; merged over the bound fields. */
-    read?(eid: number, entityManager: EntityManager): Partial<ComponentValue<F>>;
+    /** Reads back what `write` stored, as JSON values; merged over the bound fields. */
+    read?(eid: number, entityManager: EntityManager): { readonly [K in keyof F]?: unknown };
     /**
      * Runs when the component is added (after the bound arrays are zeroed and the defaults written), so that a
      * recycled entity id never sees the previous entity's values: put side data and slot indices (-1) back here.
