@@ -1,0 +1,90 @@
+// Engine.tick allocates nothing once warm, with a few systems that query the world each frame.
+//
+// Method (as test/shade/renderer/dynamic/allocation.test.ts): gc(), then the new space's used size before and
+// after a run of ticks; two run lengths cancel the measurement's constant cost; the median of interleaved
+// trials drops what the JIT allocates while it settles; a run in which a scavenge ran is discarded. The
+// graphics engine is not started (render() returns at once): this is the CPU side of the frame.
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { Transform } from "../../engine/components/Transform.js";
+import { Engine } from "../../engine/Engine.js";
+import type { EntityManager } from "../../engine/EntityManager.js";
+import type { EntityQuery } from "../../engine/EntityQuery.js";
+import { System } from "../../engine/System.js";
+
+v8.setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+function new_space_used(): number {
+    const spaces = v8.getHeapSpaceStatistics();
+    for (let i = 0; i < spaces.length; i++) if (spaces[i].space_name === "new_space") return spaces[i].space_used_size;
+    throw new Error("no new_space in v8.getHeapSpaceStatistics()");
+}
+
+function estimate(frame: () => void, short: number): number {
+    const runs: number[] = [];
+    for (const n of [short, 2 * short]) {
+        gc();
+        const before = new_space_used();
+        for (let i = 0; i < n; i++) frame();
+        runs.push(new_space_used() - before);
+    }
+    return runs[0] < 0 || runs[1] < runs[0] ? Number.POSITIVE_INFINITY : (runs[1] - runs[0]) / short;
+}
+
+function bytes_per_frame(frame: () => void, short: number, trials: number): number {
+    const estimates: number[] = [];
+    for (let t = 0; t < trials; t++) estimates.push(estimate(frame, short));
+    return estimates.sort((a, b) => a - b)[trials >> 1];
+}
+
+const MOVING = [Transform];
+
+/** Moves every entity with a Transform along x. */
+class MoveSystem extends System {
+    readonly name = "move";
+    #query: EntityQuery | null = null;
+    override async startup(entityManager: EntityManager): Promise<void> {
+        this.#query = entityManager.register_query(MOVING);
+    }
+    override update(dt: number): void {
+        const entities = this.#query!.entities;
+        for (let i = 0; i < entities.length; i++) Transform.position[entities[i] * 3] += dt;
+    }
+}
+
+/** Sums positions (a reader). */
+class SumSystem extends System {
+    readonly name = "sum";
+    total = 0;
+    #query: EntityQuery | null = null;
+    override async startup(entityManager: EntityManager): Promise<void> {
+        this.#query = entityManager.register_query(MOVING);
+    }
+    override update(): void {
+        const entities = this.#query!.entities;
+        let total = 0;
+        for (let i = 0; i < entities.length; i++) total += Transform.position[entities[i] * 3];
+        this.total = total;
+    }
+}
+
+class EmptySystem extends System {
+    readonly name = "empty";
+}
+
+describe("Engine.tick allocation", () => {
+    it("after warm-up, a tick through three systems allocates nothing", async () => {
+        const engine = new Engine();
+        await engine.add_system(new MoveSystem());
+        const sum = await engine.add_system(new SumSystem());
+        await engine.add_system(new EmptySystem());
+        for (let i = 0; i < 100; i++) engine.entityManager.add_component(engine.entityManager.create_entity(), Transform);
+        const frame = (): void => engine.tick(1 / 60);
+        for (let i = 0; i < 2000; i++) frame();
+        const bytes = bytes_per_frame(frame, 500, 7);
+        expect(sum.total).toBeGreaterThan(0);
+        expect(bytes).toBe(0);
+    });
+});
