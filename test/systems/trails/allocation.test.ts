@@ -1,0 +1,83 @@
+// Steady-state allocation of Trail3DSystem's update and its extension's upload, on a real device (Dawn).
+//
+// Method (as test/shade/renderer/dynamic/allocation.test.ts): a full gc(), then the new space's used size
+// before and after synchronous runs of N and 2N frames; the difference over N is bytes per frame (a trial
+// in which a scavenge ran is discarded); the median of several trials drops what the JIT allocates while it
+// settles. The smallest JS object is 12-16 bytes, so one per frame would show.
+import { addComponent } from "bitecs";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { Transform } from "../../../engine/components/Transform.js";
+import { Engine } from "../../../engine/Engine.js";
+import { Trail3D } from "../../../systems/trails/Trail3D.js";
+import { Trail3DSystem } from "../../../systems/trails/Trail3DSystem.js";
+import { with_gpu_device } from "../../harness/index.js";
+
+v8.setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+function new_space_used(): number {
+    const spaces = v8.getHeapSpaceStatistics();
+    for (let i = 0; i < spaces.length; i++) if (spaces[i].space_name === "new_space") return spaces[i].space_used_size;
+    throw new Error("no new_space in v8.getHeapSpaceStatistics()");
+}
+
+function estimate(frame: () => void, short: number): number {
+    const runs: number[] = [];
+    for (const n of [short, 2 * short]) {
+        gc();
+        const before = new_space_used();
+        for (let i = 0; i < n; i++) frame();
+        runs.push(new_space_used() - before);
+    }
+    return runs[0] < 0 || runs[1] < runs[0] ? Number.POSITIVE_INFINITY : (runs[1] - runs[0]) / short;
+}
+
+function bytes_per_frame(frame: () => void, short: number, trials: number): number {
+    const estimates: number[] = [];
+    for (let t = 0; t < trials; t++) estimates.push(estimate(frame, short));
+    return estimates.sort((a, b) => a - b)[trials >> 1];
+}
+
+describe("Trail3DSystem allocation (Dawn)", () => {
+    it("once warm, the system's update and the upload allocate nothing per frame", async () => {
+        await with_gpu_device(async (device) => {
+            const engine = new Engine();
+            const world = engine.entityManager.world;
+            const system = new Trail3DSystem(engine.graphics, { segments: 32, initial_capacity: 4 });
+            await engine.add_system(system);
+            const eids: number[] = [];
+            for (let i = 0; i < 200; i++) {
+                const eid = engine.entityManager.create_entity();
+                addComponent(world, eid, Transform);
+                addComponent(world, eid, Trail3D);
+                Trail3D.write(eid, { max_age: 0.5, width: 0.1 });
+                eids.push(eid);
+            }
+            let tick = 0;
+            const frame = (): void => {
+                tick++;
+                for (let i = 0; i < eids.length; i++) Transform.position[eids[i] * 3] = (tick & 63) * 0.01 + i;
+                // spawning toggled in the loop too: the pause and the fresh start run as well
+                Trail3D.spawning[eids[0]] = tick & 16 ? 0 : 1;
+                system.update(1 / 60);
+                system.extension!.upload(device);
+            };
+            for (let i = 0; i < 1500; i++) frame();
+            await device.queue.onSubmittedWorkDone();
+            let scattered = 0;
+            const counted = (): void => {
+                frame();
+                scattered += system.extension!.last_update_count;
+            };
+            const bytes = bytes_per_frame(counted, 150, 7);
+            await device.queue.onSubmittedWorkDone();
+            console.info(`trails update + upload: ${bytes.toFixed(2)} bytes per frame`);
+            // points really went up through the scatter path, not as whole-pool uploads
+            expect(scattered).toBeGreaterThan(150 * 3 * 7 * 100);
+            expect(bytes).toBeLessThan(1);
+            await engine.remove_system(system);
+        });
+    });
+});
