@@ -32,7 +32,9 @@ export const TRAIL3D_DEFAULTS = {
  * `max_age`. Fields are read every frame: write them in place. `spawning` going from 0 to 1 starts a fresh
  * trail (no segment bridges the pause).
  *
- * An added component's fields are zero (an invisible trail) until `Trail3D.write(eid, spec)` fills them.
+ * `entityManager.add_component(eid, Trail3D)` starts it with the defaults (its level descriptor,
+ * `Trail3DDescriptor`, resets it; a bare bitecs `addComponent` leaves zeros: an invisible trail);
+ * `Trail3D.write(eid, spec)` sets every field at once.
  */
 export const Trail3D = {
     max_age: new Float32Array(MAX_ENTITIES),

@@ -5,6 +5,7 @@ import { MAX_ENTITIES } from "../../engine/EntityManager.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
 import { System } from "../../engine/System.js";
 import { Trail3D } from "./Trail3D.js";
+import { Trail3DDescriptor } from "./Trail3DDescriptor.js";
 import { Trail3DExtension } from "./Trail3DExtension.js";
 import {
     RECORD_COLOR,
@@ -81,6 +82,7 @@ export class Trail3DSystem extends System {
 
     override async startup(entityManager: EntityManager): Promise<void> {
         if (this.#extension !== null) throw new Error(`${this.name}.startup: already started; shut it down first`);
+        entityManager.components.register(Trail3DDescriptor);
         const world = entityManager.world;
         this.#world = world;
         this.#query = registerQuery(world, TERMS);

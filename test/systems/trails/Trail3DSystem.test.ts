@@ -1,5 +1,4 @@
 // Trail3DSystem on the real engine (Dawn): ribbons behind moving entities, read back as pixels.
-import { addComponent } from "bitecs";
 import { describe, expect, it } from "vitest";
 import { Transform } from "../../../engine/components/Transform.js";
 import { FramePhase } from "../../../shade/renderer/extension/FramePhase.js";
@@ -11,10 +10,10 @@ import { SKY_8BIT, project, start_engine } from "./engine_fixture.js";
 const DT = 1 / 30;
 
 function spawn(engine: import("../../../engine/Engine.js").Engine, x: number, y: number, spec = {}): number {
-    const world = engine.entityManager.world;
-    const eid = engine.entityManager.create_entity();
-    addComponent(world, eid, Transform);
-    addComponent(world, eid, Trail3D);
+    const entities = engine.entityManager;
+    const eid = entities.create_entity();
+    entities.add_component(eid, Transform);
+    entities.add_component(eid, Trail3D);
     Transform.position.set([x, y, 0], eid * 3);
     Trail3D.write(eid, { max_age: 1, width: 0.5, color: [1, 0.6, 0.1, 1], head: [1, 1, 1, 1], tail: [1, 1, 1, 0], ...spec });
     return eid;
