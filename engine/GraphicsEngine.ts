@@ -242,6 +242,8 @@ export class GraphicsEngine {
             live.addEventListener("uncapturederror", (event) => {
                 const error = (event as GPUUncapturedErrorEvent).error;
                 this.#report(new Error(`GPU error: ${error.message}`));
+                // find the pass behind it over the next frames, and suspend it if an extension owns it
+                if (this.#device === live) this.#renderer?.diagnose_gpu_errors();
             });
             void live.lost.then((info) => this.#on_lost(live, info));
             const renderer = new Renderer({
@@ -252,7 +254,7 @@ export class GraphicsEngine {
                 feature_taa_enabled: this.feature_taa_enabled,
                 resolution_scale: this.#resolution_scale,
                 // one bad extension never takes the frame down: reported once, suspended, the rest drawn
-                on_extension_error: (error) => this.#report(error),
+                on_error: (error) => this.#report(error),
             });
             for (const extension of this.#registry.all()) renderer.add_extension(extension);
             this.#device = live;

@@ -28,11 +28,13 @@ export interface RendererOptions {
     /** What is drawn; a renderer made without one draws an empty scene (the sky). */
     readonly scene?: Scene;
     /**
-     * Fault isolation (see `RenderExtensionRegistry.on_failure`): when given, an extension that fails to record
-     * or whose pass throws while executing is reported here once and suspended, and the frame is drawn without
-     * it. Without it, such a failure drops the frame and is thrown from `render_frame`.
+     * Fault isolation (see `RenderExtensionRegistry.on_failure`): when given, an extension that fails to record,
+     * whose pass throws while executing, or whose pass fails GPU validation (found by `diagnose_gpu_errors`) is
+     * reported here once as a `RenderExtensionError` and suspended, and the frame is drawn without it. GPU
+     * validation failures of built-in passes come here as plain errors. Without it, record and execute failures
+     * drop the frame and are thrown from `render_frame`.
      */
-    readonly on_extension_error?: (error: RenderExtensionError) => void;
+    readonly on_error?: (error: Error) => void;
 }
 
 const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
@@ -73,6 +75,8 @@ export class Renderer {
     #destroyed = false;
     #rendering = false;
     #failed_frame_index = -1;
+    #diagnose_frames = 0;
+    readonly #on_error: ((error: Error) => void) | null;
     #frames = 0;
 
     constructor(options: RendererOptions) {
@@ -87,7 +91,8 @@ export class Renderer {
         this.#target = { graphics: this.device, encoder: null as unknown as GPUCommandEncoder };
         this.timer = this.device.features.has("timestamp-query") ? new GPUPassTimer(this.device) : null;
         this.graph.timer = this.timer;
-        this.registry.on_failure = options.on_extension_error ?? null;
+        this.#on_error = options.on_error ?? null;
+        this.registry.on_failure = this.#on_error;
         this.target.configure(this.device);
     }
 
@@ -212,7 +217,10 @@ export class Renderer {
             registry.record_phase(FramePhase.Overlay, frame);
             frame.close();
 
-            if (graph.compile() > 0) {
+            if (graph.compile() > 0 && this.#diagnose_frames > 0) {
+                this.#diagnose_frames--;
+                this.#execute_diagnosed();
+            } else if (graph.executed_pass_count > 0) {
                 const encoder = this.device.createCommandEncoder(encoder_descriptor);
                 this.#target.encoder = encoder;
                 graph.execute(this.#target);
@@ -229,6 +237,70 @@ export class Renderer {
             this.view.camera.unbind();
             this.#frames++;
         }
+    }
+
+    /**
+     * Finds which pass causes GPU validation errors: for the next `frames` frames every pass records on a
+     * command buffer of its own, inside its own error scope, submitted alone - so an invalid pass loses only
+     * itself, and an extension's is reported once (`RenderExtensionError`, failure "validation") and suspended.
+     * Call it when an uncaptured GPU error arrives (GraphicsEngine does); frames are slower while it lasts.
+     */
+    diagnose_gpu_errors(frames = 4): void {
+        this.#diagnose_frames = Math.max(this.#diagnose_frames, frames);
+    }
+
+    #execute_diagnosed(): void {
+        const device = this.device;
+        const graph = this.graph;
+        const frame_index = graph.frame_index;
+        let encoder = device.createCommandEncoder(encoder_descriptor);
+        let pass = "frame start";
+        let scope = -1;
+        device.pushErrorScope("validation");
+        const close = () => {
+            const buffer = encoder.finish();
+            const encoded = device.popErrorScope();
+            device.pushErrorScope("validation");
+            device.queue.submit([buffer]);
+            const submitted = device.popErrorScope();
+            const owner = this.registry.scope_owner(frame_index, scope);
+            const failed_pass = pass;
+            void Promise.all([encoded, submitted]).then(
+                ([a, b]) => {
+                    const error = a ?? b;
+                    if (error !== null && !this.#destroyed) this.#on_validation_error(owner, failed_pass, error);
+                },
+                () => {}, // a lost device: recovery reports it
+            );
+        };
+        this.#target.encoder = encoder;
+        graph.execute(this.#target, (next_pass, next_scope) => {
+            close();
+            encoder = device.createCommandEncoder(encoder_descriptor);
+            device.pushErrorScope("validation");
+            pass = next_pass;
+            scope = next_scope;
+            return encoder;
+        });
+        const timing = this.timer?.end_frame(encoder) ?? null;
+        close();
+        this.timer?.read(timing);
+    }
+
+    #on_validation_error(owner: { extension: RenderExtension; phase: FramePhase } | null, pass: string, error: GPUError): void {
+        this.diagnose_gpu_errors(); // there may be more than one culprit
+        const report = this.#on_error;
+        if (owner === null) {
+            const failure = new Error(`GPU validation failed in built-in pass '${pass}': ${error.message}`);
+            if (report !== null) report(failure);
+            else console.error(failure);
+            return;
+        }
+        if (this.registry.is_suspended(owner.extension) || !this.registry.has(owner.extension)) return; // reported already
+        this.registry.suspend(owner.extension);
+        const failure = new RenderExtensionError(owner.extension, owner.phase, "validation", pass, new Error(error.message));
+        if (report !== null) report(failure);
+        else console.error(failure);
     }
 
     /** Releases the renderer's GPU objects. Registered extensions are not destroyed (their owners do that). */

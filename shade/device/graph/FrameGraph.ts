@@ -23,6 +23,12 @@ const enum GraphState {
     Executed,
 }
 
+/**
+ * Called by `execute` before each pass when given: returns the encoder the pass records on (a new one per pass
+ * lets each pass's GPU errors be told apart). `scope` is the pass's outermost scope index, -1 for none.
+ */
+export type FrameSegmentHook = (pass: string, scope: number) => GPUCommandEncoder;
+
 /** The shape of a texture the graph can import without being told its descriptor. */
 interface TextureShape {
     readonly width: number;
@@ -382,13 +388,13 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
      * after it and nested in its scopes' groups. Transients are acquired from the pool before their first
      * pass and returned after their last. Compiles first if needed. Returns the number of passes run.
      */
-    execute(target: FrameExecutionTarget): number {
+    execute(target: FrameExecutionTarget, segment: FrameSegmentHook | null = null): number {
         if (this.#state === GraphState.Building) this.compile();
         if (this.#state === GraphState.Executed) {
             throw new Error("FrameGraph.execute: this frame already executed; reset() before recording the next one");
         }
         this.#state = GraphState.Executed;
-        const encoder = target.encoder;
+        let encoder = target.encoder;
         const execution = this.#execution;
         execution.graphics = target.graphics;
         execution.encoder = encoder;
@@ -401,6 +407,12 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
             for (let i = 0; i < this.#pass_count; i++) {
                 const p = passes[i];
                 if (p.culled) continue;
+                if (segment !== null) {
+                    // each pass on an encoder of its own: close the debug groups of the last one first
+                    this.#enter_scope(encoder, -1);
+                    encoder = segment(p.name, this.root_scope(p.scope));
+                    execution.encoder = encoder;
+                }
                 this.#enter_scope(encoder, p.scope);
                 for (let k = 0; k < p.acquire.length; k++) {
                     const resource = this.#resources[p.acquire.items[k]];
