@@ -87,11 +87,16 @@ function is_typed_array(value: unknown): value is TypedArray {
 
 /** The shortest decimal that reads back as the same float32, so that 1.1 saves as 1.1, not 1.100000023841858. */
 export function shortest_float32(value: number): number {
-    for (let precision = 1; precision < 10; precision++) {
-        const candidate = Number(value.toPrecision(precision));
-        if (Math.fround(candidate) === value) return candidate;
+    if (Number.isInteger(value) || !Number.isFinite(value)) return value;
+    // fewer digits round-trip less often: find the least precision that does, by bisection (9 always does)
+    let low = 1;
+    let high = 9;
+    while (low < high) {
+        const mid = (low + high) >> 1;
+        if (Math.fround(Number(value.toPrecision(mid))) === value) high = mid;
+        else low = mid + 1;
     }
-    return value;
+    return Number(value.toPrecision(low));
 }
 
 function write_bound(binding: Binding, eid: number, value: unknown): void {
@@ -204,7 +209,14 @@ export function define_component<const F extends FieldMap>(spec: ComponentDescri
     }
     const schema = Type.Object(properties, { additionalProperties: false, description: spec.description });
     const expected = `a ${name} object { ${words.join(", ")} }`;
-    const bound_keys = new Set(bindings.map((b) => b.key));
+    const keys = Object.keys(fields);
+    const bound_defaults = bindings.filter((b) => b.field.default !== undefined);
+    const by_key = new Map(bindings.map((b) => [b.key, b]));
+    const complete = (value: Readonly<Record<string, unknown>>): ComponentValue<F> => {
+        const full: Record<string, unknown> = {};
+        for (const key of keys) full[key] = value[key] ?? fields[key].default;
+        return full as ComponentValue<F>;
+    };
 
     const descriptor: ComponentDescriptor<ComponentValue<F>> = {
         name,
@@ -215,40 +227,35 @@ export function define_component<const F extends FieldMap>(spec: ComponentDescri
         reset(eid: number): void {
             for (const binding of bindings) {
                 const width = binding.field.width;
-                binding.array.fill(0, eid * width, eid * width + width);
+                const array = binding.array;
+                for (let i = eid * width, end = i + width; i < end; i++) array[i] = 0;
             }
-            for (const { key, value } of defaults) {
-                if (bound_keys.has(key)) write_bound(bindings.find((b) => b.key === key)!, eid, value);
-            }
+            for (const binding of bound_defaults) write_bound(binding, eid, binding.field.default);
             spec.reset?.(eid);
         },
         write(eid, value, entityManager): void {
-            const full: Record<string, unknown> = {};
-            for (const key of Object.keys(fields)) full[key] = value[key] ?? fields[key].default;
-            for (const binding of bindings) write_bound(binding, eid, full[binding.key]);
-            spec.write?.(eid, full as ComponentValue<F>, entityManager);
+            for (const binding of bindings) write_bound(binding, eid, value[binding.key] ?? binding.field.default);
+            if (spec.write !== undefined) spec.write(eid, complete(value), entityManager);
         },
         read(eid, entityManager): ComponentValue<F> {
             const out: Record<string, unknown> = {};
             const side = spec.read?.(eid, entityManager) as Record<string, unknown> | undefined;
-            for (const key of Object.keys(fields)) {
-                const value = bound_keys.has(key) ? read_bound(bindings.find((b) => b.key === key)!, eid) : side?.[key];
+            for (const key of keys) {
+                const binding = by_key.get(key);
+                const value = binding !== undefined ? read_bound(binding, eid) : side?.[key];
                 if (value !== undefined) out[key] = value;
             }
             return out as ComponentValue<F>;
         },
         check(value): LevelIssue | null {
-            for (const key of Object.keys(fields)) {
+            for (const key of keys) {
                 const field = fields[key];
                 const v = value[key];
                 if (v === undefined || field.check === undefined) continue;
                 const failed = field.check(v);
                 if (failed !== null) return { path: key, expected: failed };
             }
-            if (spec.check === undefined) return null;
-            const full: Record<string, unknown> = {};
-            for (const key of Object.keys(fields)) full[key] = value[key] ?? fields[key].default;
-            return spec.check(full as ComponentValue<F>);
+            return spec.check === undefined ? null : spec.check(complete(value));
         },
     };
     return Object.freeze(descriptor);

@@ -9,19 +9,23 @@ export const LEVEL_VERSION = 1;
  * `{ "version"?: 1, "entities": [ { "name"?: string, "<Component>"?: {...} } ] }`.
  */
 export function level_schema(registry: ComponentRegistry): TObject {
-    const components: Record<string, TSchema> = {
-        name: Type.Optional(Type.String({ description: "The entity's name" })),
-    };
-    for (const descriptor of registry.descriptors) components[descriptor.name] = Type.Optional(descriptor.schema);
-    const entity = Type.Object(components, { additionalProperties: false, description: "An entity and its components" });
     return Type.Object(
         {
             $schema: Type.Optional(Type.String()),
             version: Type.Optional(Type.Literal(LEVEL_VERSION, { description: "The level format version" })),
-            entities: Type.Array(entity),
+            entities: Type.Array(entity_schema(registry)),
         },
         { additionalProperties: false, title: "Shade-TS level" },
     );
+}
+
+/** The schema of one level entity: an optional name and any registered components, nothing else. */
+export function entity_schema(registry: ComponentRegistry): TObject {
+    const components: Record<string, TSchema> = {
+        name: Type.Optional(Type.String({ description: "The entity's name" })),
+    };
+    for (const descriptor of registry.descriptors) components[descriptor.name] = Type.Optional(descriptor.schema);
+    return Type.Object(components, { additionalProperties: false, description: "An entity and its components" });
 }
 
 /** `level_schema` as JSON Schema text for editors (`"$schema": "./level.schema.json"` in a level file). */

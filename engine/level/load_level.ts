@@ -1,6 +1,6 @@
 import type { TObject } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Name } from "../components/Name.js";
 import type { EntityManager } from "../EntityManager.js";
 import { MAX_ENTITIES } from "../MAX_ENTITIES.js";
@@ -8,7 +8,7 @@ import type { ComponentRegistry } from "./ComponentRegistry.js";
 import type { FieldSpec } from "./Field.js";
 import { format_json_path, join_json_path, json_path_at_offset, type JsonPathSegment } from "./json_path.js";
 import { LevelError } from "./LevelError.js";
-import { level_schema } from "./level_schema.js";
+import { entity_schema, level_schema } from "./level_schema.js";
 
 /** What `load_level` and `save_level` need of an engine: its entity manager. */
 export interface LevelHost {
@@ -17,15 +17,38 @@ export interface LevelHost {
 
 type LevelEntity = Readonly<Record<string, unknown>>;
 
-const compiled = new WeakMap<ComponentRegistry, { version: number; check: TypeCheck<TObject> }>();
+interface Checkers {
+    readonly version: number;
+    readonly level: TypeCheck<TObject>;
+    readonly entity: TypeCheck<TObject>;
+}
 
-/** The level schema of `registry` compiled once (again only after a descriptor is registered). */
-function checker(registry: ComponentRegistry): TypeCheck<TObject> {
+const compiled = new WeakMap<ComponentRegistry, Checkers>();
+
+/** The level and entity schemas of `registry` compiled once (again only after a descriptor is registered). */
+function checkers(registry: ComponentRegistry): Checkers {
     const cached = compiled.get(registry);
-    if (cached !== undefined && cached.version === registry.version) return cached.check;
-    const check = TypeCompiler.Compile(level_schema(registry));
-    compiled.set(registry, { version: registry.version, check });
-    return check;
+    if (cached !== undefined && cached.version === registry.version) return cached;
+    const made = { version: registry.version, level: TypeCompiler.Compile(level_schema(registry)), entity: TypeCompiler.Compile(entity_schema(registry)) };
+    compiled.set(registry, made);
+    return made;
+}
+
+/**
+ * The first schema error of a level that failed the compiled check. TypeBox's error walk is a slow generator,
+ * so it runs on the first failing entity alone (found with the fast compiled check), and on the whole level
+ * only when every entity passed.
+ */
+function first_error(check: Checkers, level: unknown): { type: ValueErrorType; path: string; value: unknown } {
+    const entities = level !== null && typeof level === "object" ? (level as { entities?: unknown }).entities : undefined;
+    if (Array.isArray(entities)) {
+        for (let i = 0; i < entities.length; i++) {
+            if (check.entity.Check(entities[i])) continue;
+            const error = check.entity.Errors(entities[i]).First()!;
+            return { type: error.type, path: `/entities/${i}${error.path}`, value: error.value };
+        }
+    }
+    return check.level.Errors(level).First()!;
 }
 
 const ROOT_EXPECTED = 'a level object { "version"?: 1, "entities": [ { "name"?: string, "<Component>": {...} } ] }';
@@ -89,7 +112,7 @@ function pointer_segments(pointer: string, root: unknown): JsonPathSegment[] {
     return segments;
 }
 
-function schema_error(registry: ComponentRegistry, error: ValueError, root: unknown, from_text: boolean): LevelError {
+function schema_error(registry: ComponentRegistry, error: { type: ValueErrorType; path: string; value: unknown }, root: unknown, from_text: boolean): LevelError {
     const segments = pointer_segments(error.path, root);
     const path = format_json_path(segments);
     const last = segments.at(-1);
@@ -144,8 +167,8 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
     const from_text = typeof source === "string";
     const level = from_text ? parse(source) : source;
 
-    const check = checker(registry);
-    if (!check.Check(level)) throw schema_error(registry, check.Errors(level).First()!, level, from_text);
+    const check = checkers(registry);
+    if (!check.level.Check(level)) throw schema_error(registry, first_error(check, level), level, from_text);
     const entities = (level as { entities: LevelEntity[] }).entities;
     for (let i = 0; i < entities.length; i++) {
         const entity = entities[i];

@@ -72,3 +72,17 @@ describe("ComponentDescriptor", () => {
         );
     });
 });
+
+describe("shortest_float32", () => {
+    it("every float32 it returns reads back as the same float32, with no more digits than needed", () => {
+        let state = 12345;
+        for (let i = 0; i < 20000; i++) {
+            state = (state * 1103515245 + 12345) >>> 0;
+            const v = Math.fround((state / 2 ** 32 - 0.5) * 10 ** ((state % 13) - 6));
+            const s = shortest_float32(v);
+            expect(Math.fround(s)).toBe(v);
+            const digits = s.toPrecision(9).replace(/e.*$/, "").replace(/[-.]/g, "").replace(/^0+/, "").replace(/0+$/, "").length;
+            if (digits > 1) expect(Math.fround(Number(v.toPrecision(digits - 1)))).not.toBe(v);
+        }
+    });
+});
