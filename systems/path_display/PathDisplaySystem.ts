@@ -1,0 +1,140 @@
+import type { EntityManager } from "../../engine/EntityManager.js";
+import type { EntityQuery } from "../../engine/EntityQuery.js";
+import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
+import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { System } from "../../engine/System.js";
+import { DynamicMesh } from "../../shade/renderer/scene/DynamicMesh.js";
+import { DynamicMeshBatch } from "../../shade/renderer/scene/DynamicMeshBatch.js";
+import { make_path_geometry } from "./make_path_geometry.js";
+import { Path } from "./Path.js";
+import { PathDescriptor } from "./PathDescriptor.js";
+import { PathDisplayExtension } from "./PathDisplayExtension.js";
+
+const TERMS = [Path];
+/** Cached per built path: width, marker spacing, colour, marker colour. */
+const BUILT_WORDS = 10;
+
+/**
+ * Shows every entity with a `Path` as a tube through its waypoints with arrowhead markers pointing the way
+ * (`make_path_geometry`), drawn by the `PathDisplayExtension` it owns. A path's mesh is rebuilt only when its
+ * waypoints (`Path.version`), width, marker spacing or colours change; the update compares and allocates
+ * nothing otherwise. A removed entity's mesh leaves the batch at once (an observer), so a recycled id never
+ * shows the old path.
+ */
+export class PathDisplaySystem extends System {
+    readonly name = "PathDisplaySystem";
+    /** The meshes drawn, one per path. */
+    readonly batch = new DynamicMeshBatch();
+
+    readonly #graphics: GraphicsEngine;
+    #extension: PathDisplayExtension | null = null;
+    #query: EntityQuery | null = null;
+    #unobserve: (() => void) | null = null;
+    readonly #meshes = new Array<DynamicMesh | undefined>(MAX_ENTITIES);
+    readonly #built_version = new Uint32Array(MAX_ENTITIES);
+    readonly #built = new Float32Array(MAX_ENTITIES * BUILT_WORDS);
+    #rebuilds = 0;
+
+    constructor(graphics: GraphicsEngine) {
+        super();
+        this.#graphics = graphics;
+    }
+
+    /** The extension while started up, else null. */
+    get extension(): PathDisplayExtension | null {
+        return this.#extension;
+    }
+
+    /** Path geometries built so far. For tests and diagnostics. */
+    get rebuild_count(): number {
+        return this.#rebuilds;
+    }
+
+    override async startup(entityManager: EntityManager): Promise<void> {
+        if (this.#extension !== null) throw new Error(`${this.name}.startup: already started; shut it down first`);
+        entityManager.components.register(PathDescriptor);
+        this.#query = entityManager.register_query(TERMS);
+        this.#unobserve = entityManager.on_remove(Path, (eid) => this.#release(eid));
+        this.#extension = this.#graphics.add_extension(new PathDisplayExtension(this));
+    }
+
+    override async shutdown(entityManager: EntityManager): Promise<void> {
+        void entityManager;
+        if (this.#extension !== null) {
+            this.#graphics.remove_extension(this.#extension);
+            this.#extension.destroy();
+            this.#extension = null;
+        }
+        this.#unobserve?.();
+        this.#unobserve = null;
+        this.#query = null;
+        this.#meshes.fill(undefined);
+        this.batch.clear();
+    }
+
+    override update(dt: number): void {
+        void dt;
+        const query = this.#query;
+        if (query === null) return;
+        const entities = query.entities;
+        for (let i = 0; i < entities.length; i++) {
+            const eid = entities[i];
+            const waypoints = Path.waypoints[eid];
+            let mesh = this.#meshes[eid];
+            if (waypoints === undefined) {
+                if (mesh !== undefined) this.#release(eid);
+                continue;
+            }
+            if (mesh === undefined || this.#stale(eid)) this.#build(eid, waypoints, mesh);
+        }
+    }
+
+    #stale(eid: number): boolean {
+        if (this.#built_version[eid] !== Path.version[eid]) return true;
+        const b = this.#built;
+        const at = eid * BUILT_WORDS;
+        if (b[at] !== Path.width[eid] || b[at + 1] !== Path.marker_spacing[eid]) return true;
+        const c = eid * 4;
+        for (let k = 0; k < 4; k++) {
+            if (b[at + 2 + k] !== Path.color[c + k] || b[at + 6 + k] !== Path.marker_color[c + k]) return true;
+        }
+        return false;
+    }
+
+    #build(eid: number, waypoints: Float32Array, mesh: DynamicMesh | undefined): DynamicMesh {
+        const c = eid * 4;
+        const geometry = make_path_geometry({
+            waypoints,
+            width: Path.width[eid],
+            marker_spacing: Path.marker_spacing[eid],
+            color: Path.color.subarray(c, c + 4),
+            marker_color: Path.marker_color.subarray(c, c + 4),
+        });
+        if (mesh === undefined) {
+            mesh = new DynamicMesh(geometry);
+            mesh.updateMatrices(); // waypoints are world space: identity
+            this.#meshes[eid] = mesh;
+            this.batch.add(mesh);
+        } else {
+            mesh.geometry = geometry;
+        }
+        this.#rebuilds++;
+        this.#built_version[eid] = Path.version[eid];
+        const b = this.#built;
+        const at = eid * BUILT_WORDS;
+        b[at] = Path.width[eid];
+        b[at + 1] = Path.marker_spacing[eid];
+        for (let k = 0; k < 4; k++) {
+            b[at + 2 + k] = Path.color[c + k];
+            b[at + 6 + k] = Path.marker_color[c + k];
+        }
+        return mesh;
+    }
+
+    #release(eid: number): void {
+        const mesh = this.#meshes[eid];
+        if (mesh === undefined) return;
+        this.#meshes[eid] = undefined;
+        this.batch.remove(mesh);
+    }
+}
