@@ -88,15 +88,22 @@ function is_typed_array(value: unknown): value is TypedArray {
 /** The shortest decimal that reads back as the same float32, so that 1.1 saves as 1.1, not 1.100000023841858. */
 export function shortest_float32(value: number): number {
     if (Number.isInteger(value) || !Number.isFinite(value)) return value;
-    // fewer digits round-trip less often: find the least precision that does, by bisection (9 always does)
-    let low = 1;
-    let high = 9;
-    while (low < high) {
-        const mid = (low + high) >> 1;
-        if (Math.fround(Number(value.toPrecision(mid))) === value) high = mid;
-        else low = mid + 1;
+    // arithmetic rounding to p significant digits (toPrecision is a string round trip, several times slower);
+    // each candidate is verified, so an inexact log10 or product only costs a digit, never a wrong value
+    const exponent = Math.floor(Math.log10(Math.abs(value)));
+    for (let digits = 1; digits <= 9; digits++) {
+        const k = digits - 1 - exponent;
+        let candidate: number;
+        if (k >= 0) {
+            const scale = 10 ** k;
+            candidate = Math.round(value * scale) / scale;
+        } else {
+            const scale = 10 ** -k;
+            candidate = Math.round(value / scale) * scale;
+        }
+        if (Math.fround(candidate) === value) return candidate;
     }
-    return Number(value.toPrecision(low));
+    return value;
 }
 
 function write_bound(binding: Binding, eid: number, value: unknown): void {
