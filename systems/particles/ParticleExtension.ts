@@ -57,7 +57,9 @@ interface DrawState {
 interface FrameDraw {
     camera: GPUBuffer | null;
     depth: FrameGraphHandle;
-    color: FrameGraphHandle;
+    /** The colour the additive pass writes, and the one the composite writes (after it). */
+    additive_color: FrameGraphHandle;
+    composite_color: FrameGraphHandle;
     accum: FrameGraphHandle;
     revealage: FrameGraphHandle;
     color_format: GPUTextureFormat;
@@ -87,7 +89,8 @@ export class ParticleExtension extends RenderExtension {
     readonly #draw: FrameDraw = {
         camera: null,
         depth: -1,
-        color: -1,
+        additive_color: -1,
+        composite_color: -1,
         accum: -1,
         revealage: -1,
         color_format: "rgba16float",
@@ -127,8 +130,8 @@ export class ParticleExtension extends RenderExtension {
         if (table.additive_count > 0) {
             const pass = graph.add("particles / additive", draw, this.#execute_additive);
             pass.read(depth);
-            draw.color = pass.write(scene.color, "load");
-            scene.color = draw.color;
+            draw.additive_color = pass.write(scene.color, "load");
+            scene.color = draw.additive_color;
         }
         if (table.alpha_count > 0) {
             const w = frame.resolution[0];
@@ -142,8 +145,8 @@ export class ParticleExtension extends RenderExtension {
             const composite = graph.add("particles / composite", draw, this.#execute_composite);
             composite.read(draw.accum);
             composite.read(draw.revealage);
-            draw.color = composite.write(scene.color, "load");
-            scene.color = draw.color;
+            draw.composite_color = composite.write(scene.color, "load");
+            scene.color = draw.composite_color;
         }
     }
 
@@ -198,7 +201,7 @@ export class ParticleExtension extends RenderExtension {
 
     #additive(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
         const state = this.#draw_state(execution.graphics, data);
-        this.#colors[0] = resources.color_attachment(data.color);
+        this.#colors[0] = resources.color_attachment(data.additive_color);
         this.#additive_pass.depthStencilAttachment = resources.depth_attachment(data.depth);
         this.#additive_pass.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#additive_pass);
@@ -240,7 +243,7 @@ export class ParticleExtension extends RenderExtension {
                 }),
             );
         }
-        this.#colors[0] = resources.color_attachment(data.color);
+        this.#colors[0] = resources.color_attachment(data.composite_color);
         this.#composite_pass.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#composite_pass);
         pass.setPipeline(state.composite);

@@ -42,6 +42,16 @@ describe("GPU particles (Dawn)", () => {
         expect(one[0]).toBeCloseTo(tonemapped(0.05 + 0.3), -0.6);
         expect(two[0]).toBeCloseTo(tonemapped(0.05 + 0.6), -0.6);
         expect((await scene.system.read_back()).additive).toBe(2);
+        // both blend modes in one frame: the additive pass, then the alpha accumulation and its composite
+        add_particle_emitter(em, scene.entity([1, 0, 0]), still({ blend: ParticleBlend.Alpha, color_start: [0, 0, 1, 1], color_end: [0, 0, 1, 1] }));
+        scene.ticks(2);
+        const mixed = await scene.image();
+        write_readback_png(mixed, "particles_mixed");
+        const [ax, ay] = scene.project([1, 0, 0]);
+        expect(pixel_at(mixed, ax, ay)[2]).toBeGreaterThan(200);
+        expect(pixel_at(mixed, cx, cy).slice(0, 3)).toEqual(two.slice(0, 3));
+        const pool = await scene.system.read_back();
+        expect([pool.additive, pool.alpha]).toEqual([2, 1]);
         expect(scene.errors).toEqual([]);
         await scene.close();
 
