@@ -46,6 +46,8 @@ export class EntityManager {
     /** The components level files may use; `Transform` is there from the start. */
     readonly components = new ComponentRegistry();
     readonly #resets = new Map<object, (eid: number) => void>();
+    /** Bumped each time an id is removed, so that an id kept elsewhere can be checked with `is_current`. */
+    readonly #generations = new Uint32Array(MAX_ENTITIES);
 
     constructor() {
         this.components.register(TransformDescriptor);
@@ -68,6 +70,20 @@ export class EntityManager {
     remove_entity(eid: number): void {
         if (!entityExists(this.world, eid)) throw new Error(`EntityManager.remove_entity: entity ${eid} does not exist`);
         removeEntity(this.world, eid);
+        this.#generations[eid]++;
+    }
+
+    /**
+     * How many times `eid` has been removed (through `remove_entity`). Keep it beside an id stored in another
+     * component (a trail's owner) and check with `is_current`: a recycled id has a new generation.
+     */
+    generation(eid: number): number {
+        return this.#generations[eid];
+    }
+
+    /** Whether `eid` is alive and still the entity that had `generation` (not a later one with its recycled id). */
+    is_current(eid: number, generation: number): boolean {
+        return entityExists(this.world, eid) && this.#generations[eid] === generation;
     }
 
     has_entity(eid: number): boolean {

@@ -11,7 +11,10 @@ import type { EntityManager } from "./EntityManager.js";
  * }
  * ```
  *
- * A second `shutdown` is harmless; `startup` after `shutdown` registers again.
+ * A second `shutdown` is harmless; `startup` after `shutdown` registers again. In `startup` a system also
+ * registers its level component descriptors (`entityManager.components.register(Trail3DDescriptor)`), keeps its
+ * queries (`entityManager.register_query(TERMS)`, read through `.entities` in `update`) and frees per-entity GPU
+ * slots in `entityManager.on_remove(Component, ...)` observers.
  */
 export abstract class System {
     /** Names the system in errors and the engine's system list. */

@@ -107,6 +107,19 @@ describe("EntityManager: recycled ids", () => {
         expect(Slot.index[b]).toBe(-1);
     });
 
+    it("an id kept elsewhere with its generation is no longer current once the id is recycled", () => {
+        const em = new EntityManager();
+        const owner = em.create_entity();
+        const kept = { eid: owner, generation: em.generation(owner) };
+        expect(em.is_current(kept.eid, kept.generation)).toBe(true);
+        em.remove_entity(owner);
+        expect(em.is_current(kept.eid, kept.generation)).toBe(false);
+        const other = em.create_entity();
+        expect(other).toBe(owner);
+        expect(em.is_current(kept.eid, kept.generation)).toBe(false);
+        expect(em.is_current(other, em.generation(other))).toBe(true);
+    });
+
     it("adding a component the entity already has changes nothing", () => {
         const em = new EntityManager();
         const eid = em.create_entity();
