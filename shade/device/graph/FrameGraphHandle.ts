@@ -8,9 +8,11 @@ export type FrameGraphHandle = number;
 export const NO_HANDLE: FrameGraphHandle = -1;
 
 // handle = epoch * 2^INDEX_BITS + node index; the epoch catches a handle carried over from an earlier frame.
-// The epoch counts frames up to 2^32 (over two years at 60 frames a second) before it wraps, so a stale handle
-// is caught however old it is; handles stay exact doubles (< 2^52) and `handle & INDEX_MASK` is the index.
+// Handles must stay small integers (V8 Smis, below 2^30): a larger number, or one computed through `**` (a
+// double in V8), is boxed on the heap wherever it is returned or stored - garbage on every frame, in the graph
+// and in every extension that keeps a handle in a field. So the epoch has 30 - INDEX_BITS = 10 bits and wraps
+// after 1,024 frames; a handle kept that long and still pointing at a live index is the one case it misses.
 export const INDEX_BITS = 20;
 export const INDEX_MASK = (1 << INDEX_BITS) - 1;
-export const EPOCH_STRIDE = 2 ** INDEX_BITS;
-export const EPOCH_LIMIT = 2 ** 32;
+export const EPOCH_STRIDE = 1 << INDEX_BITS;
+export const EPOCH_LIMIT = 1 << (30 - INDEX_BITS);
