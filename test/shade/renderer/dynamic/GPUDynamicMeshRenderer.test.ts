@@ -286,7 +286,14 @@ describe("GPUDynamicMeshRenderer (Dawn)", () => {
             const renderer = new GPUDynamicMeshRenderer();
             const batch = new DynamicMeshBatch();
             batch.add(DynamicMesh.from(make_box_geometry(), MARKER));
-            expect(() => scene.draw(renderer, batch)).toThrow(/world_matrix read before updateMatrices\(\)/);
+            // thrown inside the draw pass, whose error may wrap it (naming the pass): read the cause chain too
+            let messages = "";
+            try {
+                scene.draw(renderer, batch);
+            } catch (error) {
+                for (let e: unknown = error; e instanceof Error; e = e.cause) messages += `${e.message}\n`;
+            }
+            expect(messages).toMatch(/world_matrix read before updateMatrices\(\)/);
             scene.graph.reset();
             renderer.destroy();
             scene.destroy();
