@@ -20,7 +20,6 @@ export class GPUParticleAtlasExtension extends RenderExtension {
 
     readonly #runtime: ParticleRuntime;
     readonly #execute: (data: GPUParticleAtlasExtension, resources: FrameGraphResources, execution: FrameExecution) => void;
-    #dt = 0;
     /** The last simulated frame had no emitter: nothing can be alive now. */
     #quiet = true;
 
@@ -28,14 +27,15 @@ export class GPUParticleAtlasExtension extends RenderExtension {
         super();
         this.#runtime = runtime;
         this.#execute = (_data, _resources, execution) => {
-            this.#runtime.simulate(execution.graphics, execution.encoder, this.#dt, execution.timestamp_writes);
+            this.#runtime.simulate(execution.graphics, execution.encoder, execution.timestamp_writes);
         };
     }
 
     record(frame: FrameContext): void {
         const runtime = this.#runtime;
-        const dt = Math.min(runtime.pending_dt, MAX_STEP_S);
-        runtime.pending_dt = 0;
+        const time = runtime.time;
+        time[1] = time[0] < MAX_STEP_S ? time[0] : MAX_STEP_S;
+        time[0] = 0;
         const emitters = runtime.table.emitter_count;
         if (emitters === 0 && this.#quiet && runtime.table.upload_slots === 0) {
             // keep the draw side quiet too: the table's counts are those of the last write
@@ -44,7 +44,6 @@ export class GPUParticleAtlasExtension extends RenderExtension {
             return;
         }
         this.#quiet = emitters === 0;
-        this.#dt = dt;
         frame.graph.add("particle atlas / simulate", this, this.#execute).make_side_effect();
     }
 

@@ -88,12 +88,12 @@ export class GPUParticleEmitterSystem extends System {
         for (const unobserve of this.#unobserve) unobserve();
         this.#unobserve = [];
         this.#runtime.table.clear();
-        this.#runtime.pending_dt = 0;
+        this.#runtime.time[0] = 0;
     }
 
     update(dt: number): void {
         // simulated by the next frame's FrameStart, which may come later than this update (or not at all)
-        this.#runtime.pending_dt += dt;
+        this.#runtime.time[0] += dt;
     }
 
     /** Spawns `n` more particles from `entity`'s emitter on the next frame (beyond capacity they are dropped). */

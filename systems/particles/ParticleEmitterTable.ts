@@ -146,11 +146,12 @@ export class ParticleEmitterTable {
     }
 
     /**
-     * Rewrites the records of slots [0, used_slots) for a frame of `dt` seconds: position and cone from the
+     * Rewrites the records of slots [0, used_slots) for a frame of `time[1]` seconds: position and cone from the
      * entity, this frame's spawn count (rate x dt carried over in fractions, bursts) and running spawn offsets.
      * At most `capacity` particles are requested in one frame (more could only be dropped).
      */
-    write(world: World, dt: number, capacity: number): void {
+    write(world: World, time: Float64Array, capacity: number): void {
+        const dt = time[1];
         const f32 = this.f32;
         const u32 = this.u32;
         const pe = ParticleEmitter;
@@ -228,7 +229,8 @@ export class ParticleEmitterTable {
                 f32[at + E_POSITION + 1] = 0;
                 f32[at + E_POSITION + 2] = 0;
             }
-            const length = Math.hypot(dx, dy, dz);
+            // not Math.hypot: its rest arguments allocate on every call
+            const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
             const inv = length > 0 ? 1 / length : 0;
             f32[at + E_DIRECTION] = length > 0 ? dx * inv : 0;
             f32[at + E_DIRECTION + 1] = length > 0 ? dy * inv : 1;

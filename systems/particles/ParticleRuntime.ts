@@ -68,8 +68,11 @@ export class ParticleRuntime {
     readonly table: ParticleEmitterTable;
     readonly atlas = new ParticleAtlas();
     world: World | null = null;
-    /** Seconds of updates not yet simulated. */
-    pending_dt = 0;
+    /**
+     * [0]: seconds of updates not yet simulated; [1]: the step the next `simulate` takes. Held in a typed array
+     * and never passed as an argument: a double crossing a call is boxed (a heap number per frame).
+     */
+    readonly time = new Float64Array(2);
     /** Frames simulated. */
     frames = 0;
 
@@ -105,9 +108,9 @@ export class ParticleRuntime {
     /**
      * Encodes this frame's simulation on `encoder`: the emitter table and uniforms are written (O(emitters)),
      * the atlas uploaded if it changed, then one compute pass: init (first frame on a device), begin, spawn,
-     * simulate. `dt` seconds.
+     * simulate, stepping `time[1]` seconds.
      */
-    simulate(device: GPUDevice, encoder: GPUCommandEncoder, dt: number, timestamp_writes: GPUComputePassTimestampWrites | undefined): void {
+    simulate(device: GPUDevice, encoder: GPUCommandEncoder, timestamp_writes: GPUComputePassTimestampWrites | undefined): void {
         const state = this.state(device);
         const table = this.table;
         if (state.atlas_version !== this.atlas.version) {
@@ -119,7 +122,7 @@ export class ParticleRuntime {
             );
             state.atlas_version = this.atlas.version;
         }
-        table.write(this.world!, dt, this.capacity);
+        table.write(this.world!, this.time, this.capacity);
         if (table.upload_slots > 0) {
             device.queue.writeBuffer(state.emitters, 0, table.u32, 0, table.upload_slots * (EMITTER_BYTES / 4));
         }
@@ -128,7 +131,7 @@ export class ParticleRuntime {
         const spawn_row = Math.min(Math.max(spawn_groups, 1), MAX_GROUPS_PER_DIMENSION);
         const sim_row = Math.min(sim_groups, MAX_GROUPS_PER_DIMENSION);
         const p = this.#params_u32;
-        this.#params_f32[0] = dt;
+        this.#params_f32[0] = this.time[1];
         p[1] = this.capacity;
         p[2] = table.spawn_total;
         p[3] = table.used_slots;
