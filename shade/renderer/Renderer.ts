@@ -56,8 +56,7 @@ export class Renderer {
 
     /** Temporal upscale on/off; off means one resolution on both sides of the boundary. */
     feature_taa_enabled: boolean;
-    /** Dynamic resolution: internal size = output size x this (with TAA on). Changes apply next frame. */
-    resolution_scale: number;
+    #resolution_scale = 0.75;
     /** When true, each frame leaves its graph as DOT text in `last_frame_dot`. */
     capture_graph_dump = false;
     last_frame_dot = "";
@@ -94,6 +93,18 @@ export class Renderer {
         this.#on_error = options.on_error ?? null;
         this.registry.on_failure = this.#on_error;
         this.target.configure(this.device);
+    }
+
+    /** Dynamic resolution: internal size = output size x this (with TAA on), in (0, 4]; checked here. */
+    get resolution_scale(): number {
+        return this.#resolution_scale;
+    }
+
+    set resolution_scale(scale: number) {
+        if (!(typeof scale === "number" && scale > 0 && scale <= 4)) {
+            throw new RangeError(`Renderer.resolution_scale must be a number in (0, 4], got ${String(scale)}`);
+        }
+        this.#resolution_scale = scale;
     }
 
     /** Frames rendered so far. */
@@ -180,7 +191,6 @@ export class Renderer {
         const output_w = texture.width;
         const output_h = texture.height;
         const scale = this.feature_taa_enabled ? this.resolution_scale : 1;
-        if (!(scale > 0 && scale <= 4)) throw new RangeError(`Renderer.resolution_scale must be in (0, 4], got ${scale}`);
         const internal_w = Math.max(1, Math.round(output_w * scale));
         const internal_h = Math.max(1, Math.round(output_h * scale));
 

@@ -9,6 +9,7 @@ import { FrameRecord } from "../../shade/renderer/extension/FrameRecord.js";
 import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
 import { RenderExtensionError, type RenderExtensionFailure } from "../../shade/renderer/extension/RenderExtensionError.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
+import { TextureResourceDescriptor } from "../../shade/device/graph/TextureResourceDescriptor.js";
 import { FullscreenEffect } from "../../shade/renderer/fullscreen/FullscreenEffect.js";
 import { TextureRenderTarget } from "../../shade/renderer/target/TextureRenderTarget.js";
 import { get_gpu, read_texture, write_readback_png } from "../harness/index.js";
@@ -45,7 +46,7 @@ class Marker extends FrameRecord {
     }
 }
 
-type Mode = "none" | RenderExtensionFailure | "compile" | "record after publishing";
+type Mode = "none" | RenderExtensionFailure | "compile" | "record after publishing" | "oversized" | "no attachment usage";
 
 /** Paints the middle band red, or fails in the way it is told to. */
 class Saboteur extends RenderExtension {
@@ -94,6 +95,21 @@ class Saboteur extends RenderExtension {
                 });
                 const written = b.write(scene.color, "load");
                 scene.color = written;
+                return;
+            }
+            case "oversized": {
+                // 10000 x 16 is over every device's maxTextureDimension2D of 8192: refused while recording
+                const b = frame.graph.add("saboteur / strip", null, () => {});
+                const strip = b.create("strip", TextureResourceDescriptor.from({ resolution: [10000, 16], format: "rgba8unorm", usage: 0x14 }));
+                b.write(strip);
+                return;
+            }
+            case "no attachment usage": {
+                const b = frame.graph.add("saboteur / sampled only", null, (_data, resources) => {
+                    resources.color_attachment(out);
+                });
+                const out = b.write(b.create("sampled only", TextureResourceDescriptor.from({ resolution: frame.resolution, format: "rgba8unorm", usage: 0x04 })));
+                b.make_side_effect();
                 return;
             }
             case "compile":
@@ -152,6 +168,8 @@ describe("fault isolation", () => {
         ["record after publishing", "record", /^Render extension 'saboteur' failed to record at AfterTransparency$/],
         ["execute", "execute", /^Render extension 'saboteur' failed to execute pass 'saboteur \/ explode' at AfterTransparency$/],
         ["validation", "validation", /^Render extension 'saboteur' failed GPU validation in pass 'saboteur \/ invalid' at AfterTransparency$/],
+        ["oversized", "record", /^Render extension 'saboteur' failed to record at AfterTransparency$/],
+        ["no attachment usage", "execute", /^Render extension 'saboteur' failed to execute pass 'saboteur \/ sampled only' at AfterTransparency$/],
         ["compile", "execute", /^Render extension 'saboteur' failed (to execute|GPU validation in) pass 'saboteur broken' at AfterTransparency$/],
     ];
     for (const [mode, failure, message] of cases) {
@@ -160,7 +178,7 @@ describe("fault isolation", () => {
             await engine.start();
             saboteur.mode = mode;
             await render_until_reported(engine, errors);
-            if (mode === "record" || mode === "record after publishing" || mode === "execute") {
+            if (mode === "record" || mode === "record after publishing" || mode === "execute" || mode === "oversized" || mode === "no attachment usage") {
                 // found while the frame was made: that very frame is drawn without it
                 expect(saboteur.records).toBe(1);
                 expect(await bands(engine, target, `isolation_${mode.replace(/ /g, "_")}_failing_frame`)).toBe("G-B");
@@ -171,6 +189,9 @@ describe("fault isolation", () => {
             if (mode !== "compile") expect(reported[0].failure).toBe(failure);
             expect(reported[0].extension).toBe(saboteur);
             expect(reported[0].cause).toBeInstanceOf(Error);
+            if (mode === "oversized") expect((reported[0].cause as Error).message).toMatch(/'strip' is 10000x16, larger than this device's maxTextureDimension2D \(\d+\)/);
+            if (mode === "no attachment usage") expect((reported[0].cause as Error).message).toMatch(/lacks GPUTextureUsage.RENDER_ATTACHMENT/);
+
             // the frame goes on without it: no red, both neighbours drawn, nothing more reported
             engine.render();
             engine.render();

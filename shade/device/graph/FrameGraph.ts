@@ -17,6 +17,8 @@ import { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
 import { TransientTexturePool } from "./TransientTexturePool.js";
 import { frame_graph_to_dot } from "./frame_graph_to_dot.js";
 
+const BUILDER_RING = __SHADE_DEBUG__ ? 4 : 1;
+
 const enum GraphState {
     Building,
     Compiled,
@@ -102,6 +104,11 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         return this.#frame_index;
     }
 
+    /** The name of pass `index` of this frame, for diagnostics. */
+    pass_name(index: number): string {
+        return this.#passes[index]?.name ?? `#${index}`;
+    }
+
     /** Passes added this frame. */
     get pass_count(): number {
         return this.#pass_count;
@@ -139,11 +146,16 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         let pass = this.#passes[index];
         if (pass === undefined) {
             pass = new PassNode();
-            pass.builder = new FramePassBuilder(this, index);
+            for (let k = 0; k < BUILDER_RING; k++) pass.builders.push(new FramePassBuilder(this, index));
             this.#passes.push(pass);
         }
         pass.reset(name, data, execute as FramePassExecute<unknown>, this.#current_scope);
-        return pass.builder;
+        // builders of a pass index are used in turn, frame by frame, so a builder kept past its frame is not the
+        // one handed out next frame and its stale stamp is caught (development builds: 4 in turn; production: 1)
+        const builder = pass.builders[this.#frame_index % BUILDER_RING];
+        builder.frame = this.#frame_index;
+        pass.builder = builder;
+        return builder;
     }
 
     /**
@@ -171,6 +183,12 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
             throw new TypeError(
                 `Frame graph: '${name}' is created without a TextureResourceDescriptor; ` +
                     `describe it with TextureResourceDescriptor.from({ resolution, format, usage })`,
+            );
+        }
+        const max = this.pool.allocator.max_texture_dimension;
+        if (max !== undefined && (descriptor.width > max || descriptor.height > max)) {
+            throw new RangeError(
+                `Frame graph: '${name}' is ${descriptor.width}x${descriptor.height}, larger than this device's maxTextureDimension2D (${max})`,
             );
         }
         return this.#new_handle(this.#new_resource(name, descriptor, null, null), 0, -1);

@@ -7,7 +7,8 @@ export class FramePassError extends Error {
     readonly scope: number;
 
     constructor(pass: string, scope: number, scope_name: string | null, cause: unknown) {
-        super(`Frame graph: pass '${pass}'${scope_name !== null ? ` (in '${scope_name}')` : ""} failed to execute`, { cause });
+        const reason = cause instanceof Error ? cause.message : String(cause);
+        super(`Frame graph: pass '${pass}'${scope_name !== null ? ` (in '${scope_name}')` : ""} failed to execute: ${reason}`, { cause });
         this.name = "FramePassError";
         this.pass = pass;
         this.scope = scope;

@@ -6,8 +6,11 @@ export class GPUTextureAllocator implements TextureAllocator<GPUTexture, GPUText
     readonly device: GPUDevice;
     readonly #views = new WeakMap<GPUTexture, GPUTextureView>();
 
+    readonly max_texture_dimension: number | undefined;
+
     constructor(device: GPUDevice) {
         this.device = device;
+        this.max_texture_dimension = device.limits?.maxTextureDimension2D;
     }
 
     create(descriptor: TextureResourceDescriptor, label: string): GPUTexture {

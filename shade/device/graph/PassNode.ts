@@ -26,6 +26,8 @@ export class PassNode {
     readonly release = new IndexList();
 
     builder!: FramePassBuilder;
+    /** The builders handed out in turn for this pass index (see FrameGraph.add). */
+    readonly builders: FramePassBuilder[] = [];
 
     reset(name: string, data: unknown, execute: FramePassExecute<unknown>, scope: number): void {
         this.name = name;

@@ -1,3 +1,4 @@
+import { RENDER_ATTACHMENT_USAGE } from "./texture_formats.js";
 import { INDEX_MASK, type FrameGraphHandle } from "./FrameGraphHandle.js";
 import type { FrameGraphResources } from "./FrameGraphResources.js";
 import type { HandleNode } from "./HandleNode.js";
@@ -47,6 +48,7 @@ export class PassResources<T, V> implements FrameGraphResources {
 
     color_attachment(handle: FrameGraphHandle, clear_value?: GPUColorDict): GPURenderPassColorAttachment {
         const node = this.#touched(handle, "color_attachment");
+        this.#expect_attachment(node, "color_attachment");
         const a = node.color_attachment;
         a.view = this.#view_of(node);
         a.loadOp = node.load ? "load" : "clear";
@@ -57,6 +59,7 @@ export class PassResources<T, V> implements FrameGraphResources {
 
     depth_attachment(handle: FrameGraphHandle, clear_depth?: number): GPURenderPassDepthStencilAttachment {
         const node = this.#touched(handle, "depth_attachment");
+        this.#expect_attachment(node, "depth_attachment");
         const pass = this.#host.running_pass()!;
         // formats with a stencil aspect need its ops (or its read-only flag) stated too
         const stencil = has_stencil(this.#host.resource(node.resource).descriptor.format);
@@ -75,6 +78,16 @@ export class PassResources<T, V> implements FrameGraphResources {
         a.stencilStoreOp = stencil ? a.depthStoreOp : undefined;
         a.stencilClearValue = stencil ? 0 : undefined;
         return a;
+    }
+
+    // the graph knows the pass uses it as an attachment: say so here rather than in a GPU validation error
+    #expect_attachment(node: HandleNode, verb: string): void {
+        const resource = this.#host.resource(node.resource);
+        if ((resource.descriptor.usage & RENDER_ATTACHMENT_USAGE) !== 0) return;
+        throw new Error(
+            `Frame graph: pass '${this.#host.running_pass()!.name}' uses '${resource.name}' as an attachment (resources.${verb}), ` +
+                `but its usage lacks GPUTextureUsage.RENDER_ATTACHMENT; add it to the descriptor's usage`,
+        );
     }
 
     #view_of(node: HandleNode): GPUTextureView {

@@ -8,4 +8,6 @@ export interface TextureAllocator<T = GPUTexture, V = GPUTextureView> {
     create(descriptor: TextureResourceDescriptor, label: string): T;
     view(texture: T): V;
     destroy(texture: T): void;
+    /** The device's `maxTextureDimension2D`, checked when a pass creates a texture; none when absent. */
+    readonly max_texture_dimension?: number;
 }

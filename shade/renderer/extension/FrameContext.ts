@@ -31,7 +31,7 @@ const RECORD_RING = __SHADE_DEBUG__ ? 4 : 1;
  * this side of the upscale, and the frame's records (`has`/`get`/`create`, keyed by record class).
  */
 export class FrameContext implements FrameRecordHost {
-    readonly graph: FrameGraph;
+    readonly #graph: FrameGraph;
     readonly view: RenderView;
 
     readonly #internal = new Uint32Array(2);
@@ -46,9 +46,18 @@ export class FrameContext implements FrameRecordHost {
     readonly #device: GPUDevice | null;
 
     constructor(graph: FrameGraph, view: RenderView, device: GPUDevice | null = null) {
-        this.graph = graph;
+        this.#graph = graph;
         this.view = view;
         this.#device = device;
+    }
+
+    /**
+     * The frame's graph: record passes into it. Valid only while the frame is open (inside `record`); a
+     * FrameContext kept past its frame refuses, rather than record into whatever frame comes next.
+     */
+    get graph(): FrameGraph {
+        if (this.#closed) graph_after_close();
+        return this.#graph;
     }
 
     /**
@@ -216,4 +225,9 @@ export class FrameContext implements FrameRecordHost {
             throw new Error(`frame.${verb}(${type.name}) after the frame closed; a FrameContext is valid only inside record()`);
         }
     }
+}
+
+// kept out of the getter so that the getter stays small enough to inline
+function graph_after_close(): never {
+    throw new Error("frame.graph used after the frame closed; a FrameContext is valid only inside record() - record passes from record(frame)");
 }

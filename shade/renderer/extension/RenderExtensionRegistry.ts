@@ -270,10 +270,19 @@ function validate_extension(extension: RenderExtension): void {
     }
     for (const field of ["after", "before"] as const) {
         const list = extension[field];
-        if (!Array.isArray(list) || !list.every((c) => typeof c === "function")) {
-            throw new TypeError(
-                `add_extension: render extension '${extension.name}'.${field} must be an array of classes (not instances or names)`,
-            );
+        if (!Array.isArray(list)) {
+            throw new TypeError(`add_extension: render extension '${extension.name}'.${field} must be an array of classes (not instances or names)`);
+        }
+        for (let i = 0; i < list.length; i++) {
+            const c: unknown = list[i];
+            const is_class = typeof c === "function" && (c === RenderExtension || c.prototype instanceof RenderExtension);
+            if (!is_class) {
+                const what = typeof c === "function" ? `${c.name || "an anonymous function"}, which is not a RenderExtension class` : `${typeof c} ${String(c)}`;
+                throw new TypeError(
+                    `add_extension: render extension '${extension.name}'.${field} must be an array of classes (not instances, names or functions): ` +
+                        `${field}[${i}] is ${what}`,
+                );
+            }
         }
     }
     if (typeof extension.record !== "function" || extension.record === RenderExtension.prototype.record) {

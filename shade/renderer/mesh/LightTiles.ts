@@ -26,12 +26,11 @@ export class LightTiles {
         const tiles_x = Math.ceil(width / LIGHT_TILE_SIZE);
         const tiles_y = Math.ceil(height / LIGHT_TILE_SIZE);
         const tile_count = tiles_x * tiles_y;
-        const lights = scene.point_lights;
-        const light_count = Math.min(lights.length, MAX_POINT_LIGHTS);
+        const light_count = Math.min(scene.point_light_count, MAX_POINT_LIGHTS);
         const rects = this.#rects;
         let total = 0;
         for (let i = 0; i < light_count; i++) {
-            const light = lights[i];
+            const light = scene.point_light(i);
             total += this.#screen_rect(light.position, light.range, view_projection, width, height, i);
         }
         const needed = HEADER + 2 * tile_count + total;

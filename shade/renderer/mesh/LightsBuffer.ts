@@ -28,10 +28,10 @@ export class LightsBuffer {
         f[8] = scene.ambient[0];
         f[9] = scene.ambient[1];
         f[10] = scene.ambient[2];
-        const count = Math.min(scene.point_lights.length, MAX_POINT_LIGHTS);
+        const count = Math.min(scene.point_light_count, MAX_POINT_LIGHTS);
         this.#uints[12] = count;
         for (let i = 0; i < count; i++) {
-            const light = scene.point_lights[i];
+            const light = scene.point_light(i);
             const o = 16 + i * 8;
             f[o] = light.position[0];
             f[o + 1] = light.position[1];

@@ -13,11 +13,32 @@ export const MAX_POINT_LIGHTS = 256;
 export class Scene {
     readonly meshes: Mesh[] = [];
     readonly sun = new DirectionalLight();
-    readonly point_lights: PointLight[] = [];
+    readonly #point_lights: PointLight[] = [];
+    // a proxy that refuses writes, so `scene.point_lights.push(light)` fails loudly instead of being ignored
+    readonly #point_lights_view: readonly PointLight[] = __SHADE_DEBUG__ ? read_only_view(this.#point_lights) : this.#point_lights;
     /** Linear RGB ambient radiance. */
     readonly ambient: Float32Array = vec3.fromValues(0.03, 0.035, 0.045) as Float32Array;
     #version = 0;
     #next_id = 1;
+
+    /**
+     * The point lights, in the order added. Read-only, and frozen against writes from plain JavaScript in
+     * development builds: add and remove them with `add_point_light`/`remove_point_light`, which refuse more
+     * than `MAX_POINT_LIGHTS` rather than let extra lights go silently unshaded.
+     */
+    get point_lights(): readonly PointLight[] {
+        return this.#point_lights_view;
+    }
+
+    /** How many point lights there are (a hot-path read that bypasses the guarded view). */
+    get point_light_count(): number {
+        return this.#point_lights.length;
+    }
+
+    /** The `index`th point light. */
+    point_light(index: number): PointLight {
+        return this.#point_lights[index];
+    }
 
     get version(): number {
         return this.#version;
@@ -42,17 +63,17 @@ export class Scene {
     }
 
     add_point_light(light: PointLight): PointLight {
-        if (this.point_lights.length >= MAX_POINT_LIGHTS) {
+        if (this.#point_lights.length >= MAX_POINT_LIGHTS) {
             throw new RangeError(`Scene.add_point_light: at most ${MAX_POINT_LIGHTS} point lights are shaded per frame`);
         }
-        this.point_lights.push(light);
+        this.#point_lights.push(light);
         return light;
     }
 
     remove_point_light(light: PointLight): boolean {
-        const i = this.point_lights.indexOf(light);
+        const i = this.#point_lights.indexOf(light);
         if (i === -1) return false;
-        this.point_lights.splice(i, 1);
+        this.#point_lights.splice(i, 1);
         return true;
     }
 
@@ -60,4 +81,23 @@ export class Scene {
     mark_changed(): void {
         this.#version++;
     }
+}
+
+function read_only_view(list: PointLight[]): readonly PointLight[] {
+    const refuse = (): never => {
+        throw new TypeError(
+            `Scene.point_lights is read-only: add lights with scene.add_point_light(light) (at most ${MAX_POINT_LIGHTS}) and remove them with remove_point_light`,
+        );
+    };
+    return new Proxy(list, {
+        get(target, key, receiver) {
+            if (key === "push" || key === "pop" || key === "splice" || key === "shift" || key === "unshift" || key === "fill" || key === "sort" || key === "reverse" || key === "copyWithin") {
+                return refuse;
+            }
+            return Reflect.get(target, key, receiver);
+        },
+        set: refuse,
+        deleteProperty: refuse,
+        defineProperty: refuse,
+    });
 }

@@ -37,7 +37,7 @@ describe("frame graph (fake allocator)", () => {
             /whole pixels/,
         );
         expect(() => TextureResourceDescriptor.of(4, 4, undefined as unknown as GPUTextureFormat, 1)).toThrow(
-            "TextureResourceDescriptor: format must be a WebGPU texture format name, got undefined",
+            "TextureResourceDescriptor: format must be a WebGPU texture format name (e.g. \"rgba16float\"), got undefined",
         );
         expect(() => TextureResourceDescriptor.of(4, 4, "rgba8unorm", 0)).toThrow("usage must be GPUTextureUsage flags");
     });

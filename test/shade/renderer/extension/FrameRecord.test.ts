@@ -135,11 +135,12 @@ describe("frame records", () => {
 
     it("built-in records are reused from a small ring, and come back empty", () => {
         const frame = open_frame(FramePhase.AfterLighting);
+        const graph = frame.graph;
         const seen: SceneColor[] = [];
         for (let f = 0; f < 8; f++) {
             if (f > 0) {
                 frame.close();
-                frame.graph.reset();
+                graph.reset();
                 frame.begin(32, 32, 64, 64);
                 frame.enter(FramePhase.AfterLighting);
             }
@@ -157,8 +158,9 @@ describe("frame records", () => {
         const frame = open_frame(FramePhase.AfterLighting);
         const kept = frame.create(SceneColor);
         kept.color = written(frame, "colour");
+        const graph = frame.graph;
         frame.close();
-        frame.graph.reset();
+        graph.reset();
         frame.begin(32, 32, 64, 64);
         frame.enter(FramePhase.AfterLighting);
         const now = frame.create(SceneColor);
