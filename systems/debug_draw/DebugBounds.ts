@@ -1,0 +1,12 @@
+import { MAX_ENTITIES } from "../../engine/EntityManager.js";
+
+/**
+ * Draws a wire box around its entity every frame (with `Transform`: centred at the position, turned by the
+ * rotation, half extents scaled by the scale), through `DebugDrawSystem`. A bitecs component of typed arrays.
+ */
+export const DebugBounds = {
+    /** Half the box's size along its local x, y, z, at `eid * 3`. */
+    half_extents: new Float32Array(MAX_ENTITIES * 3),
+    /** RGBA at `eid * 4`. */
+    color: new Float32Array(MAX_ENTITIES * 4),
+};

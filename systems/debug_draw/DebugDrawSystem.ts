@@ -1,0 +1,275 @@
+import { Transform } from "../../engine/components/Transform.js";
+import type { EntityManager } from "../../engine/EntityManager.js";
+import type { EntityQuery } from "../../engine/EntityQuery.js";
+import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
+import { System } from "../../engine/System.js";
+import { DebugBounds } from "./DebugBounds.js";
+import { DebugBoundsDescriptor } from "./DebugBoundsDescriptor.js";
+import { DebugDrawExtension } from "./DebugDrawExtension.js";
+import { DebugLines } from "./DebugLines.js";
+
+export interface DebugDrawSystemOptions {
+    /** Line width in pixels of the internal resolution. Default 2. */
+    readonly line_width?: number;
+    /** Lines hidden behind scene geometry (default true); false draws them over everything. */
+    readonly depth_test?: boolean;
+    /** One-frame lines reserved up front (grows x2). Default 4096. */
+    readonly initial_lines?: number;
+}
+
+const TERMS = [Transform, DebugBounds];
+const SPHERE_SEGMENTS = 24;
+/** Box corners as (x, y, z) signs, and the 12 edges between them. */
+const BOX_CORNERS = [-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1];
+const BOX_EDGES = [0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6, 6, 7, 7, 4, 0, 4, 1, 5, 2, 6, 3, 7];
+const IDENTITY_ROTATION = [0, 0, 0, 1] as const;
+
+type Vec3 = ArrayLike<number>;
+type Rgba = ArrayLike<number>;
+
+/**
+ * Immediate-mode debug geometry, drawn as pixel-wide lines by the `DebugDrawExtension` it owns.
+ *
+ * `line`, `box`, `sphere` and `arrow` take world-space points and an RGBA colour (0..1, straight alpha). With
+ * no `duration` (or 0) a shape lives one frame: it is drawn by the next frame rendered and gone from the one
+ * after (shapes drawn again each update stay on screen). With `duration` seconds it lives that long on the
+ * system's clock (the sum of `update` dts). While nothing renders, a one-frame shape goes at the second update
+ * after it was made, so nothing piles up.
+ *
+ * Component-driven: every entity with `Transform` and `DebugBounds` gets a wire box each update.
+ * Nothing allocates per call or per update once the line stores have grown to the frame's count.
+ */
+export class DebugDrawSystem extends System {
+    readonly name = "DebugDrawSystem";
+    readonly frame_lines: DebugLines;
+    readonly timed_lines = new DebugLines(256, true);
+    line_width: number;
+    readonly depth_test: boolean;
+
+    readonly #graphics: GraphicsEngine;
+    #extension: DebugDrawExtension | null = null;
+    #query: EntityQuery | null = null;
+    #now = 0;
+    /** One-frame lines taken by the last frame recorded: dropped before the next frame or update. */
+    #consumed = 0;
+    #recorded = false;
+    /** One-frame lines that existed at the last update. */
+    #mark = 0;
+    readonly #corner = new Float32Array(24);
+
+    constructor(graphics: GraphicsEngine, options: DebugDrawSystemOptions = {}) {
+        super();
+        this.#graphics = graphics;
+        this.line_width = options.line_width ?? 2;
+        if (!(Number.isFinite(this.line_width) && this.line_width > 0)) {
+            throw new RangeError(`DebugDrawSystem: line_width must be a finite number of pixels > 0, got ${String(options.line_width)}`);
+        }
+        this.depth_test = options.depth_test ?? true;
+        this.frame_lines = new DebugLines(Math.max(16, options.initial_lines ?? 4096), false);
+    }
+
+    /** The extension while started up, else null. */
+    get extension(): DebugDrawExtension | null {
+        return this.#extension;
+    }
+
+    /** Seconds on the system's clock. */
+    get now(): number {
+        return this.#now;
+    }
+
+    /** Lines waiting to be drawn: timed plus one-frame. */
+    get line_count(): number {
+        return this.timed_lines.count + this.frame_lines.count - this.#consumed;
+    }
+
+    override async startup(entityManager: EntityManager): Promise<void> {
+        if (this.#extension !== null) throw new Error(`${this.name}.startup: already started; shut it down first`);
+        entityManager.components.register(DebugBoundsDescriptor);
+        this.#query = entityManager.register_query(TERMS);
+        this.#extension = this.#graphics.add_extension(new DebugDrawExtension(this));
+    }
+
+    override async shutdown(entityManager: EntityManager): Promise<void> {
+        void entityManager;
+        if (this.#extension !== null) {
+            this.#graphics.remove_extension(this.#extension);
+            this.#extension.destroy();
+            this.#extension = null;
+        }
+        this.#query = null;
+        this.frame_lines.clear();
+        this.timed_lines.clear();
+        this.#consumed = 0;
+        this.#mark = 0;
+    }
+
+    override update(dt: number): void {
+        this.#now += dt;
+        this.#drop_consumed();
+        if (!this.#recorded && this.#mark > 0) {
+            // no frame since the last update: what existed then had its frame
+            this.frame_lines.drop_front(this.#mark);
+        }
+        this.#recorded = false;
+        this.timed_lines.expire(this.#now);
+        const query = this.#query;
+        if (query !== null) {
+            const entities = query.entities;
+            const half = DebugBounds.half_extents;
+            const color = DebugBounds.color;
+            const scale = Transform.scale;
+            for (let i = 0; i < entities.length; i++) {
+                const eid = entities[i];
+                const e = eid * 3;
+                this.#box(
+                    Transform.position,
+                    e,
+                    half[e] * scale[e],
+                    half[e + 1] * scale[e + 1],
+                    half[e + 2] * scale[e + 2],
+                    Transform.rotation,
+                    eid * 4,
+                    color,
+                    eid * 4,
+                    0,
+                );
+            }
+        }
+        this.#mark = this.frame_lines.count;
+    }
+
+    /** @internal the extension took the one-frame lines for a frame */
+    frame_recorded(): void {
+        this.#drop_consumed();
+        this.#consumed = this.frame_lines.count;
+        this.#recorded = true;
+    }
+
+    /** A line from `a` to `b`. */
+    line(a: Vec3, b: Vec3, color: Rgba, duration = 0): void {
+        this.#push(a[0], a[1], a[2], b[0], b[1], b[2], color, 0, duration);
+    }
+
+    /** A wire box centred at `center` with `half_extents`, turned by the quaternion `rotation` (x, y, z, w). */
+    box(center: Vec3, half_extents: Vec3, color: Rgba, duration = 0, rotation: ArrayLike<number> = IDENTITY_ROTATION): void {
+        this.#box(center, 0, half_extents[0], half_extents[1], half_extents[2], rotation, 0, color, 0, duration);
+    }
+
+    /** A wire sphere: three great circles of `radius` around `center`. */
+    sphere(center: Vec3, radius: number, color: Rgba, duration = 0): void {
+        const cx = center[0];
+        const cy = center[1];
+        const cz = center[2];
+        const step = (Math.PI * 2) / SPHERE_SEGMENTS;
+        for (let i = 0; i < SPHERE_SEGMENTS; i++) {
+            const c0 = Math.cos(i * step) * radius;
+            const s0 = Math.sin(i * step) * radius;
+            const c1 = Math.cos((i + 1) * step) * radius;
+            const s1 = Math.sin((i + 1) * step) * radius;
+            this.#push(cx + c0, cy + s0, cz, cx + c1, cy + s1, cz, color, 0, duration);
+            this.#push(cx + c0, cy, cz + s0, cx + c1, cy, cz + s1, color, 0, duration);
+            this.#push(cx, cy + c0, cz + s0, cx, cy + c1, cz + s1, color, 0, duration);
+        }
+    }
+
+    /** An arrow from `from` to `to` with a four-line head a fifth of its length. */
+    arrow(from: Vec3, to: Vec3, color: Rgba, duration = 0): void {
+        const fx = from[0];
+        const fy = from[1];
+        const fz = from[2];
+        const tx = to[0];
+        const ty = to[1];
+        const tz = to[2];
+        this.#push(fx, fy, fz, tx, ty, tz, color, 0, duration);
+        const dx = tx - fx;
+        const dy = ty - fy;
+        const dz = tz - fz;
+        const length = Math.hypot(dx, dy, dz);
+        if (length < 1e-9) return;
+        const head = length * 0.2;
+        // two unit vectors across the shaft
+        // crossed with the axis least aligned with the shaft: x, or y for a shaft along x
+        const along_x = Math.abs(dx) >= 0.9 * length;
+        let ux = along_x ? -dz : 0;
+        let uy = along_x ? 0 : dz;
+        let uz = along_x ? dx : -dy;
+        const ul = Math.hypot(ux, uy, uz);
+        ux /= ul;
+        uy /= ul;
+        uz /= ul;
+        const vx = (dy * uz - dz * uy) / length;
+        const vy = (dz * ux - dx * uz) / length;
+        const vz = (dx * uy - dy * ux) / length;
+        const bx = tx - (dx / length) * head;
+        const by = ty - (dy / length) * head;
+        const bz = tz - (dz / length) * head;
+        const w = head * 0.5;
+        this.#push(tx, ty, tz, bx + ux * w, by + uy * w, bz + uz * w, color, 0, duration);
+        this.#push(tx, ty, tz, bx - ux * w, by - uy * w, bz - uz * w, color, 0, duration);
+        this.#push(tx, ty, tz, bx + vx * w, by + vy * w, bz + vz * w, color, 0, duration);
+        this.#push(tx, ty, tz, bx - vx * w, by - vy * w, bz - vz * w, color, 0, duration);
+    }
+
+    /** Forgets every shape, timed or not. */
+    clear(): void {
+        this.frame_lines.clear();
+        this.timed_lines.clear();
+        this.#consumed = 0;
+        this.#mark = 0;
+    }
+
+    #drop_consumed(): void {
+        if (this.#consumed === 0) return;
+        this.frame_lines.drop_front(this.#consumed);
+        this.#mark = Math.max(0, this.#mark - this.#consumed);
+        this.#consumed = 0;
+    }
+
+    #push(ax: number, ay: number, az: number, bx: number, by: number, bz: number, color: Rgba, c: number, duration: number): void {
+        if (duration > 0) {
+            const timed = this.timed_lines;
+            const i = timed.push(ax, ay, az, bx, by, bz, color[c], color[c + 1], color[c + 2], color[c + 3]);
+            timed.expiry[i] = this.#now + duration;
+            timed.version++;
+        } else {
+            this.frame_lines.push(ax, ay, az, bx, by, bz, color[c], color[c + 1], color[c + 2], color[c + 3]);
+        }
+    }
+
+    #box(
+        center: ArrayLike<number>,
+        p: number,
+        hx: number,
+        hy: number,
+        hz: number,
+        rotation: ArrayLike<number>,
+        r: number,
+        color: Rgba,
+        c: number,
+        duration: number,
+    ): void {
+        const qx = rotation[r];
+        const qy = rotation[r + 1];
+        const qz = rotation[r + 2];
+        const qw = rotation[r + 3];
+        const corner = this.#corner;
+        for (let k = 0; k < 8; k++) {
+            const x = BOX_CORNERS[k * 3] * hx;
+            const y = BOX_CORNERS[k * 3 + 1] * hy;
+            const z = BOX_CORNERS[k * 3 + 2] * hz;
+            // v + 2 q.xyz x (q.xyz x v + w v)
+            const tx = qy * z - qz * y + qw * x;
+            const ty = qz * x - qx * z + qw * y;
+            const tz = qx * y - qy * x + qw * z;
+            corner[k * 3] = center[p] + x + 2 * (qy * tz - qz * ty);
+            corner[k * 3 + 1] = center[p + 1] + y + 2 * (qz * tx - qx * tz);
+            corner[k * 3 + 2] = center[p + 2] + z + 2 * (qx * ty - qy * tx);
+        }
+        for (let e = 0; e < 24; e += 2) {
+            const a = BOX_EDGES[e] * 3;
+            const b = BOX_EDGES[e + 1] * 3;
+            this.#push(corner[a], corner[a + 1], corner[a + 2], corner[b], corner[b + 1], corner[b + 2], color, c, duration);
+        }
+    }
+}
