@@ -528,7 +528,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
 
     #new_handle(resource: number, version: number, writer: number): FrameGraphHandle {
         const index = this.#handle_count++;
-        if (index > INDEX_MASK) throw new RangeError("FrameGraph: more than 2^20 resource versions in one frame");
+        if (index > INDEX_MASK) throw new RangeError(`FrameGraph: more than ${INDEX_MASK + 1} resource versions in one frame (is a pass recorded in a loop that never ends?)`);
         let node = this.#handles[index];
         if (node === undefined) {
             node = new HandleNode();

@@ -1,6 +1,7 @@
 // Device-independent scenarios of the frame graph, on a FAKE allocator and a FAKE encoder (no GPU).
 import { describe, expect, it } from "vitest";
 import { FrameGraph } from "../../../../shade/device/graph/FrameGraph.js";
+import { INDEX_MASK } from "../../../../shade/device/graph/FrameGraphHandle.js";
 import { TextureResourceDescriptor } from "../../../../shade/device/graph/TextureResourceDescriptor.js";
 import { TransientTexturePool } from "../../../../shade/device/graph/TransientTexturePool.js";
 import { FakeAllocator, fake_execution, type FakeTexture } from "./fake_allocator.js";
@@ -146,7 +147,7 @@ describe("frame graph (fake allocator)", () => {
         graph.reset();
         const fresh = record();
         // the same node index is live again this frame: only the epoch tells the two handles apart
-        expect(fresh.h & 0xfffff).toBe(old & 0xfffff);
+        expect(fresh.h & INDEX_MASK).toBe(old & INDEX_MASK);
         expect(fresh.h).not.toBe(old);
         expect(() => fresh.reader.read(old)).toThrow(
             `FrameGraph.reader reads: handle ${old} belongs to an earlier frame; handles live for one frame`,

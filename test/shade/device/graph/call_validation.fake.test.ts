@@ -3,6 +3,7 @@
 // test/engine/CallValidation.gpu.test.ts).
 import { describe, expect, it } from "vitest";
 import { FrameGraph } from "../../../../shade/device/graph/FrameGraph.js";
+import { INDEX_MASK } from "../../../../shade/device/graph/FrameGraphHandle.js";
 import { MAX_INTERNED_DESCRIPTORS, TextureResourceDescriptor } from "../../../../shade/device/graph/TextureResourceDescriptor.js";
 import { FrameContext } from "../../../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../../../shade/renderer/extension/FramePhase.js";
@@ -74,16 +75,16 @@ describe("validation at the call (FAKE allocator)", () => {
         );
     });
 
-    it("a handle from frame N is refused at N+1, N+256 and N+512 (no 8-bit wrap)", () => {
+    it("a handle from frame N is refused at N+1, N+256, N+1024 and N+4096 (no 8- or 10-bit wrap)", () => {
         const g = graph();
         const first = g.add("make", null, () => {});
         const stale = first.write(first.create("t", RGBA));
-        for (let frame = 1; frame <= 512; frame++) {
+        for (let frame = 1; frame <= 4096; frame++) {
             g.reset();
             const b = g.add("make", null, () => {});
             const fresh = b.write(b.create("t", RGBA));
-            expect(fresh & 0xfffff).toBe(stale & 0xfffff); // same index: only the epoch tells them apart
-            if (frame === 1 || frame === 256 || frame === 512) {
+            expect(fresh & INDEX_MASK).toBe(stale & INDEX_MASK); // same index: only the epoch tells them apart
+            if (frame === 1 || frame === 256 || frame === 1024 || frame === 4096) {
                 const reader = g.add("read", null, () => {});
                 expect(() => reader.read(stale)).toThrow("belongs to an earlier frame; handles live for one frame");
             }
