@@ -101,15 +101,17 @@ export class EntityManager {
     }
 
     /**
-     * Adds `component` to `eid` with its slots reset (so a recycled id starts fresh); returns false, changing
-     * nothing, when the entity already has it. `on_add` observers run after the reset.
+     * Adds `component` to `eid` with its slots reset (so a recycled id starts fresh), then `initialise(eid)` if
+     * given, then the `on_add` observers, which so see the initial values (bitecs' own `set()` data lands only
+     * after them). Returns false, changing nothing, when the entity already has the component.
      */
-    add_component(eid: number, component: object): boolean {
+    add_component(eid: number, component: object, initialise?: (eid: number) => void): boolean {
         if (!entityExists(this.world, eid)) throw new Error(`EntityManager.add_component: entity ${eid} does not exist`);
         if (hasComponent(this.world, eid, component)) return false;
         const reset = this.#resets.get(component) ?? this.components.of(component)?.reset;
         if (reset !== undefined) reset(eid);
         else zero_component_slots(component, eid);
+        initialise?.(eid);
         addComponent(this.world, eid, component);
         return true;
     }

@@ -194,13 +194,15 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
             created.push(eid);
             for (const key of Object.keys(entity)) {
                 if (key === "name") {
-                    entityManager.add_component(eid, Name);
-                    Name.value[eid] = entity.name as string;
+                    entityManager.add_component(eid, Name, (id) => {
+                        Name.value[id] = entity.name as string;
+                    });
                     continue;
                 }
                 const descriptor = registry.get(key)!;
-                entityManager.add_component(eid, descriptor.component);
-                descriptor.write(eid, entity[key] as Readonly<Record<string, unknown>>, entityManager);
+                const value = entity[key] as Readonly<Record<string, unknown>>;
+                // written before the on_add observers run, so that a system's observer sees the level's values
+                entityManager.add_component(eid, descriptor.component, (id) => descriptor.write(id, value, entityManager));
             }
         }
     } catch (error) {

@@ -299,6 +299,14 @@ describe("load_level / save_level: round trip", () => {
         expect(save_level(again)).toEqual(saved);
     });
 
+    it("a system's on_add observer sees the level's values, not the defaults", () => {
+        const engine = engine_with_trails();
+        const seen: [number, string | undefined][] = [];
+        engine.entityManager.on_add(Trail, (eid) => seen.push([Trail.width[eid], waypoints[eid] && JSON.stringify(waypoints[eid])]));
+        load_level(engine, e([{ Trail3D: { width: 0.75, waypoints: [[1, 2, 3]] } }]));
+        expect(seen).toEqual([[0.75, "[[1,2,3]]"]]);
+    });
+
     it("a component registered later is known from then on (the compiled schema is rebuilt)", () => {
         const engine = new Engine();
         expect(() => load_level(engine, e([{ Trail3D: { width: 1 } }]))).toThrow("unknown component 'Trail3D'");
