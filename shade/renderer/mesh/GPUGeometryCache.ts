@@ -35,6 +35,7 @@ export class GPUGeometryCache {
             );
         }
         const vertex_count = geometry.vertex_count;
+        if (__SHADE_DEBUG__) check_indices(geometry.index, vertex_count);
         if (entry === undefined || entry.vertex_count < vertex_count || entry.index.size < geometry.index.byteLength) {
             entry?.position.destroy();
             entry?.normal.destroy();
@@ -70,6 +71,18 @@ export class GPUGeometryCache {
         entry.index_count = index.length;
         entry.version = geometry.version;
         return entry;
+    }
+}
+
+// An index past the vertex count reads another mesh's vertices (or zeros) on the GPU with no error: say so at
+// upload, in development builds, as dynamic meshes do.
+function check_indices(index: ArrayLike<number>, vertex_count: number): void {
+    for (let i = 0; i < index.length; i++) {
+        if (index[i] >= vertex_count) {
+            throw new RangeError(
+                `Mesh geometry: index ${i} is ${index[i]}, but the geometry has ${vertex_count} vertices (indices must be below the vertex count)`,
+            );
+        }
     }
 }
 
