@@ -1,6 +1,8 @@
 // One bad extension never takes the frame down: whatever way it fails (record throws, a pass throws, its WGSL
 // does not compile, its commands fail validation), its work is dropped, the failure is reported once naming the
 // extension, the rest of the frame is drawn, and it records again after a retry (Dawn on SwiftShader).
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { GraphicsEngine } from "../../engine/GraphicsEngine.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
@@ -13,6 +15,14 @@ import { TextureResourceDescriptor } from "../../shade/device/graph/TextureResou
 import { FullscreenEffect } from "../../shade/renderer/fullscreen/FullscreenEffect.js";
 import { TextureRenderTarget } from "../../shade/renderer/target/TextureRenderTarget.js";
 import { get_gpu, read_texture, write_readback_png } from "../harness/index.js";
+
+v8.setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+function heap_after_gc(): number {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed;
+}
 
 const engines: GraphicsEngine[] = [];
 afterEach(async () => {
@@ -228,6 +238,52 @@ describe("fault isolation", () => {
         engine.render();
         expect(seen).toBe(false);
         expect(extension_errors(errors).length).toBe(1);
+    });
+
+    it("chaos with GPU failures: a persistent compile or validation failure among random throws is found and reported once, heap flat", async () => {
+        const errors: Error[] = [];
+        const target = new TextureRenderTarget(16, 8);
+        const engine = new GraphicsEngine({ gpu: get_gpu(), target, on_error: (e) => errors.push(e) });
+        engine.feature_taa_enabled = false;
+        engines.push(engine);
+        const saboteurs: Saboteur[] = [];
+        for (let i = 0; i < 10; i++) {
+            const s = new Saboteur();
+            s.name = `saboteur ${i}`;
+            saboteurs.push(engine.add_extension(s));
+        }
+        await engine.start();
+        let seed = 777;
+        const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+        const gpu_culprits = [saboteurs[3], saboteurs[8]];
+        gpu_culprits[0].mode = "validation";
+        gpu_culprits[1].mode = "compile";
+        let heap_after_warmup = 0;
+        for (let frame = 0; frame < 400; frame++) {
+            for (const s of saboteurs) if (!gpu_culprits.includes(s)) s.mode = "none";
+            const victim = saboteurs[Math.floor(random() * 10)];
+            if (!gpu_culprits.includes(victim)) victim.mode = random() < 0.5 ? "record" : "execute";
+            expect(engine.render()).toBe(true);
+            if (frame % 20 === 19) {
+                await engine.device!.queue.onSubmittedWorkDone();
+                await new Promise((resolve) => setTimeout(resolve, 1));
+            }
+            if (frame === 100) heap_after_warmup = heap_after_gc();
+        }
+        const reported = extension_errors(errors);
+        for (const culprit of gpu_culprits) {
+            const mine = reported.filter((e) => e.extension === culprit);
+            expect(mine.length, culprit.name).toBe(1);
+            expect(mine[0].message).toMatch(/failed (GPU validation in|to execute) pass 'saboteur (\/ invalid|broken)' at AfterTransparency/);
+        }
+        // the others: each injected throw is reported once, as the saboteur it came from
+        for (const e of reported) expect(e.message).toMatch(/^Render extension 'saboteur \d' failed/);
+        // GPU errors only while the culprits were being found, not after
+        const last_gpu_error = errors.map((e, i) => (e instanceof RenderExtensionError ? -1 : i)).reduce((a, b) => Math.max(a, b), -1);
+        const culprits_found = Math.max(...gpu_culprits.map((c) => errors.findIndex((e) => e instanceof RenderExtensionError && e.extension === c)));
+        expect(last_gpu_error).toBeLessThan(culprits_found);
+        // memory: no growth beyond noise once warm (fault handling keeps nothing per failure)
+        expect(heap_after_gc() - heap_after_warmup).toBeLessThan(2 * 1024 * 1024);
     });
 
     it("chaos: 300 frames, one of ten extensions fails at random each frame; every failure reported once, no frame throws", async () => {
