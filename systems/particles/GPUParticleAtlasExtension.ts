@@ -20,6 +20,7 @@ export class GPUParticleAtlasExtension extends RenderExtension {
 
     readonly #runtime: ParticleRuntime;
     readonly #execute: (data: GPUParticleAtlasExtension, resources: FrameGraphResources, execution: FrameExecution) => void;
+    #camera: GPUBuffer | null = null;
     /** The last simulated frame had no emitter: nothing can be alive now. */
     #quiet = true;
 
@@ -27,7 +28,7 @@ export class GPUParticleAtlasExtension extends RenderExtension {
         super();
         this.#runtime = runtime;
         this.#execute = (_data, _resources, execution) => {
-            this.#runtime.simulate(execution.graphics, execution.encoder, execution.timestamp_writes);
+            this.#runtime.simulate(execution.graphics, execution.encoder, this.#camera!, execution.timestamp_writes);
         };
     }
 
@@ -44,10 +45,13 @@ export class GPUParticleAtlasExtension extends RenderExtension {
             return;
         }
         this.#quiet = emitters === 0;
+        // the simulation sorts small particles out for the compute splat by their size on screen this frame
+        this.#camera = frame.view.camera.buffer;
         frame.graph.add("particle atlas / simulate", this, this.#execute).make_side_effect();
     }
 
     override destroy(): void {
+        this.#camera = null;
         this.#runtime.destroy();
     }
 }

@@ -13,6 +13,12 @@ export interface GPUParticleEmitterSystemOptions {
     readonly capacity?: number;
     /** ParticleEmitter entities at once (default 1024, at most 65536). */
     readonly max_emitters?: number;
+    /**
+     * Additive particles smaller than this on screen (diameter in pixels, default 2) skip the rasteriser: a
+     * compute pass splats them into their pixel with atomics (their area x the sprite's mean alpha). 0 draws
+     * every particle as a billboard.
+     */
+    readonly splat_pixels?: number;
 }
 
 /**
@@ -41,7 +47,7 @@ export class GPUParticleEmitterSystem extends System {
     constructor(graphics: GraphicsEngine, options: GPUParticleEmitterSystemOptions = {}) {
         super();
         this.#graphics = graphics;
-        this.#runtime = new ParticleRuntime(options.capacity ?? 65536, options.max_emitters ?? 1024);
+        this.#runtime = new ParticleRuntime(options.capacity ?? 65536, options.max_emitters ?? 1024, options.splat_pixels ?? 2);
     }
 
     /** Particle slots in the pool. */

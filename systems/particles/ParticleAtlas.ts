@@ -14,6 +14,8 @@ export class ParticleAtlas {
     static readonly HEIGHT = ParticleAtlas.CELL * ParticleAtlas.ROWS;
 
     readonly pixels = new Uint8Array(ParticleAtlas.WIDTH * ParticleAtlas.HEIGHT * 4);
+    /** Mean alpha of each frame over its square: how much of its area a sprite covers (the splat's coverage). */
+    readonly frame_alpha = new Float32Array(ParticleAtlas.FRAMES);
     version = 1;
 
     constructor() {
@@ -29,6 +31,16 @@ export class ParticleAtlas {
                 return smooth(clamp01(1 - r / radius)) * noise * density;
             });
         }
+        for (let f = 0; f < ParticleAtlas.FRAMES; f++) this.#measure(f);
+    }
+
+    #measure(frame: number): void {
+        const cell = ParticleAtlas.CELL;
+        const x0 = (frame % ParticleAtlas.COLUMNS) * cell;
+        const y0 = Math.floor(frame / ParticleAtlas.COLUMNS) * cell;
+        let sum = 0;
+        for (let y = 0; y < cell; y++) for (let x = 0; x < cell; x++) sum += this.pixels[((y0 + y) * ParticleAtlas.WIDTH + x0 + x) * 4 + 3];
+        this.frame_alpha[frame] = sum / (255 * cell * cell);
     }
 
     /** Replaces frame `frame` with `rgba` (CELL x CELL RGBA8, rows top-down, straight alpha). */
@@ -45,6 +57,7 @@ export class ParticleAtlas {
         for (let y = 0; y < cell; y++) {
             this.pixels.set(rgba.subarray(y * cell * 4, (y + 1) * cell * 4), ((y0 + y) * ParticleAtlas.WIDTH + x0) * 4);
         }
+        this.#measure(frame);
         this.version++;
     }
 

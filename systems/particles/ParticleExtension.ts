@@ -11,7 +11,15 @@ import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
 import { ParticleAtlas } from "./ParticleAtlas.js";
 import type { ParticleDeviceState, ParticleRuntime } from "./ParticleRuntime.js";
-import { PARTICLE_COMPOSITE_WGSL, PARTICLE_RENDER_WGSL, RENDER_PARAMS_BYTES } from "./particle_render.wgsl.js";
+import {
+    PARTICLE_COMPOSITE_WGSL,
+    PARTICLE_RENDER_WGSL,
+    PARTICLE_SPLAT_RESOLVE_WGSL,
+    PARTICLE_SPLAT_WGSL,
+    RENDER_PARAMS_BYTES,
+    SPLAT_WORKGROUP,
+} from "./particle_render.wgsl.js";
+import { COUNTERS_BYTES } from "./particle_simulate.wgsl.js";
 
 const ACCUM_FORMAT: GPUTextureFormat = "rgba16float";
 const REVEALAGE_FORMAT: GPUTextureFormat = "r16float";
@@ -51,6 +59,14 @@ interface DrawState {
     readonly render_params: GPUBuffer;
     readonly groups: BindGroupCache;
     readonly composite_groups: BindGroupCache;
+    readonly splat_layout: GPUBindGroupLayout;
+    readonly splat: GPUComputePipeline;
+    readonly resolve_layout: GPUBindGroupLayout;
+    readonly resolve: GPURenderPipeline;
+    readonly splat_groups: BindGroupCache;
+    /** The splat's fixed-point RGB per pixel (grown to the resolution; zero between frames). */
+    accumulation: GPUBuffer | null;
+    atlas_version: number;
 }
 
 /** The handles of one frame's draw, reused. */
@@ -64,6 +80,9 @@ interface FrameDraw {
     revealage: FrameGraphHandle;
     color_format: GPUTextureFormat;
     depth_format: GPUTextureFormat;
+    splat_color: FrameGraphHandle;
+    width: number;
+    height: number;
 }
 
 type Execute = (data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution) => void;
@@ -76,6 +95,10 @@ type Execute = (data: FrameDraw, resources: FrameGraphResources, execution: Fram
  * - `"particles / accumulate"`: one drawIndirect of the alpha particles into two transient targets
  *   (weighted blended OIT: accumulation rgba16float, revealage r16float);
  * - `"particles / composite"`: resolves them over the scene colour.
+ *
+ * - `"particles / splat"` and `"particles / splat resolve"`: additive particles smaller than `splat_pixels`
+ *   on screen (sorted out by the simulation) are added into their pixel by a compute pass with atomics, then
+ *   onto the scene colour: the rasteriser's cost per triangle is what small particles would spend their time on.
  *
  * Every draw reads the scene depth (depth-tested, never written; soft particles also sample it). The vertex
  * counts come from the simulation: the CPU never learns how many particles are alive.
@@ -95,15 +118,24 @@ export class ParticleExtension extends RenderExtension {
         revealage: -1,
         color_format: "rgba16float",
         depth_format: "depth32float",
+        splat_color: -1,
+        width: 0,
+        height: 0,
     };
     readonly #keys: unknown[] = [null, null, null];
+    readonly #splat_keys: unknown[] = [null, null, null];
+    readonly #splat_pass: GPUComputePassDescriptor = { label: "particles / splat" };
+    readonly #execute_splat: Execute;
+    readonly #execute_resolve: Execute;
     readonly #composite_keys: unknown[] = [null, null];
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #oit_colors: GPURenderPassColorAttachment[] = [];
     readonly #additive_pass: GPURenderPassDescriptor = { label: "particles / additive", colorAttachments: this.#colors };
     readonly #accumulate_pass: GPURenderPassDescriptor = { label: "particles / accumulate", colorAttachments: this.#oit_colors };
     readonly #composite_pass: GPURenderPassDescriptor = { label: "particles / composite", colorAttachments: this.#colors };
+    readonly #resolve_pass: GPURenderPassDescriptor = { label: "particles / splat resolve", colorAttachments: this.#colors };
     readonly #render_params = new Uint32Array(RENDER_PARAMS_BYTES / 4);
+    readonly #render_params_f32 = new Float32Array(this.#render_params.buffer);
     readonly #execute_additive: Execute;
     readonly #execute_accumulate: Execute;
     readonly #execute_composite: Execute;
@@ -114,6 +146,8 @@ export class ParticleExtension extends RenderExtension {
         this.#execute_additive = (data, resources, execution) => this.#additive(data, resources, execution);
         this.#execute_accumulate = (data, resources, execution) => this.#accumulate(data, resources, execution);
         this.#execute_composite = (data, resources, execution) => this.#composite(data, resources, execution);
+        this.#execute_splat = (data, resources, execution) => this.#splat(data, resources, execution);
+        this.#execute_resolve = (data, resources, execution) => this.#resolve(data, resources, execution);
     }
 
     record(frame: FrameContext): void {
@@ -132,6 +166,15 @@ export class ParticleExtension extends RenderExtension {
             pass.read(depth);
             draw.additive_color = pass.write(scene.color, "load");
             scene.color = draw.additive_color;
+            if (this.#runtime.splat_pixels > 0) {
+                draw.width = frame.resolution[0];
+                draw.height = frame.resolution[1];
+                // writes the accumulation buffer, which the graph does not see: kept as a side effect
+                graph.add("particles / splat", draw, this.#execute_splat).make_side_effect().read(depth);
+                const resolve = graph.add("particles / splat resolve", draw, this.#execute_resolve);
+                draw.splat_color = resolve.write(scene.color, "load");
+                scene.color = draw.splat_color;
+            }
         }
         if (table.alpha_count > 0) {
             const w = frame.resolution[0];
@@ -164,14 +207,108 @@ export class ParticleExtension extends RenderExtension {
             return s;
         }
         s?.render_params.destroy();
+        s?.accumulation?.destroy();
         const state = build_draw_state(device, particles, data.color_format, data.depth_format);
+        this.#state = state;
+        return state;
+    }
+
+    // the uniforms follow the atlas (its frames' mean alpha); written when it changed
+    #params(state: DrawState): void {
+        const atlas = this.#runtime.atlas;
+        if (state.atlas_version === atlas.version) return;
+        state.atlas_version = atlas.version;
         const p = this.#render_params;
+        const f = this.#render_params_f32;
         p[0] = this.#runtime.capacity;
         p[1] = ParticleAtlas.COLUMNS;
         p[2] = ParticleAtlas.ROWS;
-        device.queue.writeBuffer(state.render_params, 0, p);
-        this.#state = state;
-        return state;
+        p[3] = this.#splat_row();
+        for (let i = 0; i < ParticleAtlas.FRAMES; i++) f[4 + i] = atlas.frame_alpha[i];
+        state.device.queue.writeBuffer(state.render_params, 0, p);
+    }
+
+    #splat_row(): number {
+        return Math.min(Math.ceil(this.#runtime.capacity / SPLAT_WORKGROUP), 65535);
+    }
+
+    #splat(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
+        const state = this.#draw_state(execution.graphics, data);
+        this.#params(state);
+        const bytes = data.width * data.height * 12;
+        if (state.accumulation === null || state.accumulation.size < bytes) {
+            state.accumulation?.destroy();
+            state.accumulation = state.device.createBuffer({
+                label: "particles: splat accumulation",
+                size: bytes,
+                usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+            });
+        }
+        const p = state.particles;
+        const keys = this.#splat_keys;
+        keys[0] = data.camera;
+        keys[1] = resources.view(data.depth);
+        keys[2] = state.accumulation;
+        let group = state.splat_groups.find(keys);
+        if (group === null) {
+            group = state.splat_groups.add(
+                keys,
+                state.device.createBindGroup({
+                    label: "particles: splat bind group",
+                    layout: state.splat_layout,
+                    entries: [
+                        { binding: 0, resource: { buffer: data.camera!, size: CAMERA_BYTES } },
+                        { binding: 1, resource: { buffer: p.particles } },
+                        { binding: 2, resource: { buffer: p.emitters } },
+                        { binding: 3, resource: { buffer: p.splat_list } },
+                        { binding: 4, resource: { buffer: state.render_params } },
+                        { binding: 5, resource: { buffer: p.counters, size: COUNTERS_BYTES } },
+                        { binding: 6, resource: keys[1] as GPUTextureView },
+                        { binding: 7, resource: { buffer: state.accumulation } },
+                    ],
+                }),
+            );
+        }
+        this.#splat_pass.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginComputePass(this.#splat_pass);
+        pass.setPipeline(state.splat);
+        pass.setBindGroup(0, group);
+        const groups = Math.ceil(this.#runtime.capacity / SPLAT_WORKGROUP);
+        const row = this.#splat_row();
+        pass.dispatchWorkgroups(row, Math.ceil(groups / row));
+        pass.end();
+    }
+
+    #resolve(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
+        const state = this.#draw_state(execution.graphics, data);
+        const accumulation = state.accumulation!;
+        const keys = this.#splat_keys;
+        keys[0] = data.camera;
+        keys[1] = accumulation;
+        keys[2] = null;
+        let group = state.splat_groups.find(keys);
+        if (group === null) {
+            group = state.splat_groups.add(
+                keys,
+                state.device.createBindGroup({
+                    label: "particles: splat resolve bind group",
+                    layout: state.resolve_layout,
+                    entries: [
+                        { binding: 0, resource: { buffer: data.camera!, size: CAMERA_BYTES } },
+                        { binding: 1, resource: { buffer: accumulation } },
+                    ],
+                }),
+            );
+        }
+        this.#colors[0] = resources.color_attachment(data.splat_color);
+        this.#resolve_pass.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginRenderPass(this.#resolve_pass);
+        pass.setPipeline(state.resolve);
+        pass.setBindGroup(0, group);
+        pass.draw(3);
+        pass.end();
+        // zero for the next frame's splat
+        execution.encoder.clearBuffer(accumulation, 0, data.width * data.height * 12);
     }
 
     #group(state: DrawState, data: FrameDraw, resources: FrameGraphResources): GPUBindGroup {
@@ -201,6 +338,7 @@ export class ParticleExtension extends RenderExtension {
 
     #additive(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
         const state = this.#draw_state(execution.graphics, data);
+        this.#params(state);
         this.#colors[0] = resources.color_attachment(data.additive_color);
         this.#additive_pass.depthStencilAttachment = resources.depth_attachment(data.depth);
         this.#additive_pass.timestampWrites = execution.timestamp_writes;
@@ -213,6 +351,7 @@ export class ParticleExtension extends RenderExtension {
 
     #accumulate(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
         const state = this.#draw_state(execution.graphics, data);
+        this.#params(state);
         this.#oit_colors[0] = resources.color_attachment(data.accum);
         this.#oit_colors[1] = resources.color_attachment(data.revealage, REVEALAGE_CLEAR);
         this.#accumulate_pass.depthStencilAttachment = resources.depth_attachment(data.depth);
@@ -311,6 +450,40 @@ function build_draw_state(device: GPUDevice, particles: ParticleDeviceState, col
         fragment: { module: composite_module, entryPoint: "fs_composite", targets: [{ format: color_format, blend: COMPOSITE }] },
         primitive: { topology: "triangle-list" },
     });
+    const splat_layout = device.createBindGroupLayout({
+        label: "particles: splat bind group layout",
+        entries: [
+            { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
+            { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
+            { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
+            { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
+            { binding: 4, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
+            { binding: 5, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
+            { binding: 6, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: "depth" } },
+            { binding: 7, visibility: GPUShaderStage.COMPUTE, buffer: { type: "storage" } },
+        ],
+    });
+    const splat_module = device.createShaderModule({ label: "particles: splat shader", code: PARTICLE_SPLAT_WGSL });
+    const splat = device.createComputePipeline({
+        label: "particles: splat pipeline",
+        layout: device.createPipelineLayout({ label: "particles: splat pipeline layout", bindGroupLayouts: [splat_layout] }),
+        compute: { module: splat_module, entryPoint: "cs_splat" },
+    });
+    const resolve_layout = device.createBindGroupLayout({
+        label: "particles: splat resolve bind group layout",
+        entries: [
+            { binding: 0, visibility: F, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
+            { binding: 1, visibility: F, buffer: { type: "read-only-storage" } },
+        ],
+    });
+    const resolve_module = device.createShaderModule({ label: "particles: splat resolve shader", code: PARTICLE_SPLAT_RESOLVE_WGSL });
+    const resolve = device.createRenderPipeline({
+        label: `particles: splat resolve pipeline (${color_format})`,
+        layout: device.createPipelineLayout({ label: "particles: splat resolve pipeline layout", bindGroupLayouts: [resolve_layout] }),
+        vertex: { module: resolve_module, entryPoint: "vs_fullscreen" },
+        fragment: { module: resolve_module, entryPoint: "fs_splat_resolve", targets: [{ format: color_format, blend: ADDITIVE }] },
+        primitive: { topology: "triangle-list" },
+    });
     const render_params = device.createBuffer({
         label: "particles: draw uniforms",
         size: RENDER_PARAMS_BYTES,
@@ -329,5 +502,12 @@ function build_draw_state(device: GPUDevice, particles: ParticleDeviceState, col
         render_params,
         groups: new BindGroupCache(8),
         composite_groups: new BindGroupCache(8),
+        splat_layout,
+        splat,
+        resolve_layout,
+        resolve,
+        splat_groups: new BindGroupCache(8),
+        accumulation: null,
+        atlas_version: -1,
     };
 }

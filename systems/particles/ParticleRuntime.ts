@@ -1,4 +1,5 @@
 import type { World } from "bitecs";
+import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
 import { ParticleAtlas } from "./ParticleAtlas.js";
 import { ParticleEmitterTable } from "./ParticleEmitterTable.js";
 import {
@@ -18,6 +19,7 @@ export interface ParticleDeviceState {
     readonly particles: GPUBuffer;
     readonly dead_list: GPUBuffer;
     readonly draw_list: GPUBuffer;
+    readonly splat_list: GPUBuffer;
     readonly counters: GPUBuffer;
     readonly draw_args: GPUBuffer;
     readonly emitters: GPUBuffer;
@@ -25,7 +27,10 @@ export interface ParticleDeviceState {
     readonly atlas: GPUTexture;
     readonly atlas_view: GPUTextureView;
     readonly sampler: GPUSampler;
-    readonly sim_group: GPUBindGroup;
+    readonly sim_layout: GPUBindGroupLayout;
+    /** The simulation's bind group, for the camera buffer it was built with. */
+    sim_group: GPUBindGroup | null;
+    sim_camera: GPUBuffer | null;
     readonly init: GPUComputePipeline;
     readonly begin: GPUComputePipeline;
     readonly spawn: GPUComputePipeline;
@@ -52,6 +57,8 @@ export interface ParticleReadback {
     readonly alive: number;
     readonly additive: number;
     readonly alpha: number;
+    /** Additive particles small enough to be splatted by compute instead of rasterised. */
+    readonly splatted: number;
     /** Slots whose lifetime is > 0. */
     readonly live_slots: number;
 }
@@ -65,6 +72,8 @@ const MAX_GROUPS_PER_DIMENSION = 65535;
  */
 export class ParticleRuntime {
     readonly capacity: number;
+    /** Additive particles below this diameter on screen (pixels) are splatted by compute; 0 rasterises all. */
+    readonly splat_pixels: number;
     readonly table: ParticleEmitterTable;
     readonly atlas = new ParticleAtlas();
     world: World | null = null;
@@ -81,7 +90,11 @@ export class ParticleRuntime {
     readonly #params_f32 = new Float32Array(this.#params_u32.buffer);
     readonly #pass_descriptor: GPUComputePassDescriptor = { label: "particles / simulate" };
 
-    constructor(capacity: number, max_emitters: number) {
+    constructor(capacity: number, max_emitters: number, splat_pixels: number) {
+        if (!(typeof splat_pixels === "number" && splat_pixels >= 0 && splat_pixels <= 64)) {
+            throw new RangeError(`GPUParticleEmitterSystem: splat_pixels must be a number in [0, 64], got ${String(splat_pixels)}`);
+        }
+        this.splat_pixels = splat_pixels;
         if (!(Number.isInteger(capacity) && capacity >= 1 && capacity <= 0x7fffffff)) {
             throw new RangeError(`GPUParticleEmitterSystem: capacity must be a whole number >= 1, got ${String(capacity)}`);
         }
@@ -110,8 +123,26 @@ export class ParticleRuntime {
      * the atlas uploaded if it changed, then one compute pass: init (first frame on a device), begin, spawn,
      * simulate, stepping `time[1]` seconds.
      */
-    simulate(device: GPUDevice, encoder: GPUCommandEncoder, timestamp_writes: GPUComputePassTimestampWrites | undefined): void {
+    simulate(device: GPUDevice, encoder: GPUCommandEncoder, camera: GPUBuffer, timestamp_writes: GPUComputePassTimestampWrites | undefined): void {
         const state = this.state(device);
+        if (state.sim_camera !== camera) {
+            state.sim_camera = camera;
+            state.sim_group = device.createBindGroup({
+                label: "particles: simulation bind group",
+                layout: state.sim_layout,
+                entries: [
+                    { binding: 0, resource: { buffer: state.sim_params } },
+                    { binding: 1, resource: { buffer: state.emitters } },
+                    { binding: 2, resource: { buffer: state.particles } },
+                    { binding: 3, resource: { buffer: state.dead_list } },
+                    { binding: 4, resource: { buffer: state.counters } },
+                    { binding: 5, resource: { buffer: state.draw_args } },
+                    { binding: 6, resource: { buffer: state.draw_list } },
+                    { binding: 7, resource: { buffer: camera, size: CAMERA_BYTES } },
+                    { binding: 8, resource: { buffer: state.splat_list } },
+                ],
+            });
+        }
         const table = this.table;
         if (state.atlas_version !== this.atlas.version) {
             device.queue.writeTexture(
@@ -138,12 +169,13 @@ export class ParticleRuntime {
         p[4] = spawn_row;
         p[5] = sim_row;
         p[6] = this.frames;
+        this.#params_f32[7] = this.splat_pixels;
         device.queue.writeBuffer(state.sim_params, 0, p);
         this.frames++;
 
         this.#pass_descriptor.timestampWrites = timestamp_writes;
         const pass = encoder.beginComputePass(this.#pass_descriptor);
-        pass.setBindGroup(0, state.sim_group);
+        pass.setBindGroup(0, state.sim_group!);
         if (!state.initialized) {
             state.initialized = true;
             pass.setPipeline(state.init);
@@ -197,8 +229,9 @@ export class ParticleRuntime {
             dropped: tail[1] >>> 0,
             spawned: tail[2] >>> 0,
             alive: tail[3] >>> 0,
-            additive: (tail[4] >>> 0) / 6,
-            alpha: (tail[8] >>> 0) / 6,
+            additive: (tail[8] >>> 0) / 6,
+            alpha: (tail[12] >>> 0) / 6,
+            splatted: tail[4] >>> 0,
             live_slots: live,
         };
     }
@@ -208,7 +241,7 @@ export class ParticleRuntime {
         const s = this.#state;
         if (s === null) return;
         this.#state = null;
-        for (const b of [s.particles, s.dead_list, s.draw_list, s.counters, s.draw_args, s.emitters, s.sim_params]) b.destroy();
+        for (const b of [s.particles, s.dead_list, s.draw_list, s.splat_list, s.counters, s.draw_args, s.emitters, s.sim_params]) b.destroy();
         s.atlas.destroy();
     }
 
@@ -229,6 +262,7 @@ export class ParticleRuntime {
         const particles = buffer("particles", largest, STORAGE | COPY);
         const dead_list = buffer("dead list", cap * 4, STORAGE | COPY);
         const draw_list = buffer("draw list", cap * 4, STORAGE | COPY);
+        const splat_list = buffer("splat list", cap * 4, STORAGE | COPY);
         const counters = buffer("counters", COUNTERS_BYTES, STORAGE | COPY);
         const draw_args = buffer("draw arguments", DRAW_ARGS_BYTES, STORAGE | GPUBufferUsage.INDIRECT | COPY);
         const emitters = buffer("emitter table", this.table.max_emitters * EMITTER_BYTES, STORAGE | GPUBufferUsage.COPY_DST);
@@ -251,29 +285,19 @@ export class ParticleRuntime {
                 { binding: 4, visibility: GPUShaderStage.COMPUTE, buffer: { type: "storage" } },
                 { binding: 5, visibility: GPUShaderStage.COMPUTE, buffer: { type: "storage" } },
                 { binding: 6, visibility: GPUShaderStage.COMPUTE, buffer: { type: "storage" } },
+                { binding: 7, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
+                { binding: 8, visibility: GPUShaderStage.COMPUTE, buffer: { type: "storage" } },
             ],
         });
         const pipeline_layout = device.createPipelineLayout({ label: "particles: simulation pipeline layout", bindGroupLayouts: [layout] });
         const pipeline = (entry: string): GPUComputePipeline =>
             device.createComputePipeline({ label: `particles: ${entry}`, layout: pipeline_layout, compute: { module, entryPoint: entry } });
-        const sim_group = device.createBindGroup({
-            label: "particles: simulation bind group",
-            layout,
-            entries: [
-                { binding: 0, resource: { buffer: sim_params } },
-                { binding: 1, resource: { buffer: emitters } },
-                { binding: 2, resource: { buffer: particles } },
-                { binding: 3, resource: { buffer: dead_list } },
-                { binding: 4, resource: { buffer: counters } },
-                { binding: 5, resource: { buffer: draw_args } },
-                { binding: 6, resource: { buffer: draw_list } },
-            ],
-        });
         return {
             device,
             particles,
             dead_list,
             draw_list,
+            splat_list,
             counters,
             draw_args,
             emitters,
@@ -281,7 +305,9 @@ export class ParticleRuntime {
             atlas,
             atlas_view: atlas.createView({ label: "particles: sprite atlas view" }),
             sampler,
-            sim_group,
+            sim_layout: layout,
+            sim_group: null,
+            sim_camera: null,
             init: pipeline("cs_init"),
             begin: pipeline("cs_begin"),
             spawn: pipeline("cs_spawn"),

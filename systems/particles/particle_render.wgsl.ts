@@ -2,8 +2,12 @@ import { CAMERA_WGSL } from "../../shade/renderer/scene/Camera.js";
 import { FULLSCREEN_VERTEX_WGSL } from "../../shade/renderer/fullscreen/fullscreen_vertex_wgsl.js";
 import { PARTICLE_STRUCTS_WGSL } from "./particle_simulate.wgsl.js";
 
-/** Bytes of the render uniforms (`RenderParams`). */
-export const RENDER_PARAMS_BYTES = 16;
+/** Bytes of the render uniforms (`RenderParams`): 4 words, then each atlas frame's mean alpha (8 floats). */
+export const RENDER_PARAMS_BYTES = 48;
+/** Fixed-point scale of the splat accumulation (1 = 2^10 units per colour channel). */
+export const SPLAT_SCALE = 1024;
+/** Threads per workgroup of the splat. */
+export const SPLAT_WORKGROUP = 256;
 
 /**
  * Camera-facing billboards, expanded in the vertex shader from the particle buffer: a non-indexed draw of
@@ -27,7 +31,10 @@ struct RenderParams {
     capacity: u32,
     atlas_columns: u32,
     atlas_rows: u32,
-    pad: u32,
+    // workgroups per row of the splat's 2D dispatch
+    splat_row: u32,
+    // mean alpha of each atlas frame: a splatted particle's coverage
+    frame_alpha: array<vec4f, 2>,
 };
 
 @group(0) @binding(0) var<uniform> camera: CameraUniforms;
@@ -119,6 +126,111 @@ fn fs_accumulate(in: Varying) -> Accumulated {
     out.accum = vec4f(c.rgb * a, a) * w;
     out.revealage = vec4f(a);
     return out;
+}
+`;
+
+/**
+ * The compute path for small additive particles: below a couple of pixels a billboard costs the rasteriser two
+ * triangles and a few fragments each, which is what the draw's time is spent on. `cs_splat` (one thread per
+ * particle on the splat list) projects the particle, tests it against the scene depth (and fades it when
+ * soft), and adds its colour x alpha x footprint (its area in pixels x the frame's mean alpha) to its pixel in
+ * a fixed-point accumulation buffer with atomics; `fs_splat_resolve` adds the buffer onto the scene colour.
+ * Additive blending is a sum, so the order of the atomics does not matter.
+ */
+export const PARTICLE_SPLAT_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
+${PARTICLE_STRUCTS_WGSL}
+
+struct RenderParams {
+    capacity: u32,
+    atlas_columns: u32,
+    atlas_rows: u32,
+    splat_row: u32,
+    frame_alpha: array<vec4f, 2>,
+};
+
+struct Counters {
+    dead_count: i32,
+    dropped: u32,
+    spawned: u32,
+    alive: u32,
+    splatted: u32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
+};
+
+@group(0) @binding(0) var<uniform> camera: CameraUniforms;
+@group(0) @binding(1) var<storage, read> particles: array<Particle>;
+@group(0) @binding(2) var<storage, read> emitters: array<Emitter>;
+@group(0) @binding(3) var<storage, read> splat_list: array<u32>;
+@group(0) @binding(4) var<uniform> render: RenderParams;
+@group(0) @binding(5) var<storage, read> counters: Counters;
+@group(0) @binding(6) var scene_depth: texture_depth_2d;
+@group(0) @binding(7) var<storage, read_write> accumulation: array<atomic<u32>>;
+
+@compute @workgroup_size(${SPLAT_WORKGROUP})
+fn cs_splat(@builtin(global_invocation_id) id: vec3u) {
+    let k = id.x + id.y * render.splat_row * ${SPLAT_WORKGROUP}u;
+    if (k >= counters.splatted) {
+        return;
+    }
+    let p = particles[splat_list[k]];
+    let e = emitters[p.tag & 0xffffu];
+    let clip = camera.view_projection * vec4f(p.position, 1.0);
+    if (clip.w <= 0.0) {
+        return;
+    }
+    let ndc = clip.xyz / clip.w;
+    let size = vec2u(camera.viewport.xy);
+    let pixel_f = vec2f(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5) * camera.viewport.xy;
+    if (any(pixel_f < vec2f(0.0)) || any(pixel_f >= camera.viewport.xy) || ndc.z < 0.0 || ndc.z > 1.0) {
+        return;
+    }
+    let pixel = vec2u(pixel_f);
+    let d = textureLoad(scene_depth, vec2i(pixel), 0);
+    if (ndc.z >= d) {
+        return;
+    }
+    let t = clamp(p.age / p.lifetime, 0.0, 1.0);
+    let diameter = mix(e.size_start, e.size_end, t) * camera.projection[1][1] * 0.5 * camera.viewport.y / clip.w;
+    let count = max(e.frame_count, 1.0);
+    var f = floor(t * count);
+    if (e.frame_rate > 0.0) {
+        f = floor(p.age * e.frame_rate) % count;
+    }
+    let frame = u32(e.frame_start + min(f, count - 1.0));
+    let c = mix(e.color_start, e.color_end, t);
+    var fade = 1.0;
+    if (e.softness > 0.0) {
+        let near = camera.jitter.z;
+        let far = camera.jitter.w;
+        let scene = near * far / (far - d * (far - near));
+        fade = clamp((scene - clip.w) / e.softness, 0.0, 1.0);
+    }
+    let coverage = diameter * diameter * render.frame_alpha[frame / 4u][frame % 4u];
+    let energy = c.rgb * (c.a * fade * coverage * ${SPLAT_SCALE}.0);
+    let at = (pixel.y * size.x + pixel.x) * 3u;
+    let units = vec3u(min(energy, vec3f(65535.0)) + 0.5);
+    if (units.r > 0u) { atomicAdd(&accumulation[at], units.r); }
+    if (units.g > 0u) { atomicAdd(&accumulation[at + 1u], units.g); }
+    if (units.b > 0u) { atomicAdd(&accumulation[at + 2u], units.b); }
+}
+
+`;
+
+/** Adds the splat accumulation onto the scene colour (blended one + one). */
+export const PARTICLE_SPLAT_RESOLVE_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
+${FULLSCREEN_VERTEX_WGSL}
+@group(0) @binding(0) var<uniform> resolve_camera: CameraUniforms;
+@group(0) @binding(1) var<storage, read> resolved: array<u32>;
+
+@fragment
+fn fs_splat_resolve(in: FullscreenVarying) -> @location(0) vec4f {
+    let pixel = vec2u(in.position.xy);
+    let at = (pixel.y * u32(resolve_camera.viewport.x) + pixel.x) * 3u;
+    return vec4f(f32(resolved[at]), f32(resolved[at + 1u]), f32(resolved[at + 2u]), 0.0) * (1.0 / ${SPLAT_SCALE}.0);
 }
 `;
 

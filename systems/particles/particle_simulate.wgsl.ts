@@ -1,3 +1,5 @@
+import { CAMERA_WGSL } from "../../shade/renderer/scene/Camera.js";
+
 /** Bytes per particle in the particle storage buffer (`Particle` below). */
 export const PARTICLE_BYTES = 48;
 /** 32-bit words per particle. */
@@ -41,8 +43,8 @@ export const EMITTER_ALPHA = 2;
 
 /** Bytes of the simulation uniforms (`SimParams`). */
 export const SIM_PARAMS_BYTES = 32;
-/** Bytes of the counters (`Counters`): dead count, dropped, spawned, alive. */
-export const COUNTERS_BYTES = 16;
+/** Bytes of the counters (`Counters`): dead count, dropped, spawned, alive, splatted. */
+export const COUNTERS_BYTES = 32;
 /** Bytes of the two drawIndirect argument blocks: additive at 0, alpha at 16. */
 export const DRAW_ARGS_BYTES = 32;
 /** Threads per workgroup of the spawn and simulate dispatches. */
@@ -106,11 +108,13 @@ const EMITTER_ALPHA: u32 = ${EMITTER_ALPHA}u;
  * - `cs_simulate` (one thread per slot): ages and integrates live particles (gravity, drag), kills those past
  *   their lifetime or whose emitter was removed (pushing the slot back on the dead list), and appends the
  *   survivors to the draw list of their blend mode: additive from the front, alpha from the back, one global
- *   atomic per workgroup.
+ *   atomic per workgroup. Additive particles whose billboard would cover less than `splat_pixels` pixels on
+ *   screen go to the splat list instead (drawn by a compute splat, not the rasteriser: see particle_render).
  *
  * The CPU writes only the uniforms and the emitter table: nothing it does depends on the particle count.
  */
 export const PARTICLE_SIMULATE_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
 ${PARTICLE_STRUCTS_WGSL}
 
 struct SimParams {
@@ -122,7 +126,8 @@ struct SimParams {
     spawn_row: u32,
     simulate_row: u32,
     frame: u32,
-    pad: u32,
+    // additive particles smaller than this on screen (diameter, pixels) are splatted by compute; 0: never
+    splat_pixels: f32,
 };
 
 struct Counters {
@@ -130,6 +135,10 @@ struct Counters {
     dropped: atomic<u32>,
     spawned: atomic<u32>,
     alive: atomic<u32>,
+    splatted: atomic<u32>,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 };
 
 // drawIndirect arguments: vertex count, instance count, first vertex, first instance; additive then alpha
@@ -151,6 +160,8 @@ struct DrawArgs {
 @group(0) @binding(4) var<storage, read_write> counters: Counters;
 @group(0) @binding(5) var<storage, read_write> draw_args: DrawArgs;
 @group(0) @binding(6) var<storage, read_write> draw_list: array<u32>;
+@group(0) @binding(7) var<uniform> camera: CameraUniforms;
+@group(0) @binding(8) var<storage, read_write> splat_list: array<u32>;
 
 fn hash(v: u32) -> u32 {
     // PCG-style integer hash
@@ -191,6 +202,7 @@ fn cs_begin() {
     draw_args.alpha_first_vertex = 0u;
     draw_args.alpha_first_instance = 0u;
     atomicStore(&counters.alive, 0u);
+    atomicStore(&counters.splatted, 0u);
 }
 
 @compute @workgroup_size(${SIM_WORKGROUP})
@@ -252,19 +264,31 @@ fn cs_spawn(@builtin(global_invocation_id) id: vec3u) {
 
 var<workgroup> group_additive: atomic<u32>;
 var<workgroup> group_alpha: atomic<u32>;
+var<workgroup> group_splat: atomic<u32>;
 var<workgroup> base_additive: u32;
 var<workgroup> base_alpha: u32;
+var<workgroup> base_splat: u32;
+
+// the billboard's diameter on screen, in pixels (0 behind the camera)
+fn screen_pixels(position: vec3f, size: f32) -> f32 {
+    let w = (camera.view_projection * vec4f(position, 1.0)).w;
+    if (w <= camera.jitter.z) {
+        return 1e9;
+    }
+    return size * camera.projection[1][1] * 0.5 * camera.viewport.y / w;
+}
 
 @compute @workgroup_size(${SIM_WORKGROUP})
 fn cs_simulate(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocation_index) local: u32) {
     if (local == 0u) {
         atomicStore(&group_additive, 0u);
         atomicStore(&group_alpha, 0u);
+        atomicStore(&group_splat, 0u);
     }
     workgroupBarrier();
 
     let i = thread_index(id, params.simulate_row);
-    // 0: nothing to draw, 1: additive, 2: alpha
+    // 0: nothing to draw, 1: additive, 2: alpha, 3: additive, splatted
     var mode = 0u;
     var rank = 0u;
     if (i < params.capacity) {
@@ -282,8 +306,14 @@ fn cs_simulate(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocati
                     mode = 2u;
                     rank = atomicAdd(&group_alpha, 1u);
                 } else {
-                    mode = 1u;
-                    rank = atomicAdd(&group_additive, 1u);
+                    let t = clamp(p.age / p.lifetime, 0.0, 1.0);
+                    if (screen_pixels(p.position, mix(e.size_start, e.size_end, t)) < params.splat_pixels) {
+                        mode = 3u;
+                        rank = atomicAdd(&group_splat, 1u);
+                    } else {
+                        mode = 1u;
+                        rank = atomicAdd(&group_additive, 1u);
+                    }
                 }
             } else {
                 particles[i].lifetime = 0.0;
@@ -302,8 +332,12 @@ fn cs_simulate(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocati
         if (n_alpha > 0u) {
             base_alpha = atomicAdd(&draw_args.alpha_vertices, n_alpha * 6u) / 6u;
         }
-        if (n_add + n_alpha > 0u) {
-            atomicAdd(&counters.alive, n_add + n_alpha);
+        let n_splat = atomicLoad(&group_splat);
+        if (n_splat > 0u) {
+            base_splat = atomicAdd(&counters.splatted, n_splat);
+        }
+        if (n_add + n_alpha + n_splat > 0u) {
+            atomicAdd(&counters.alive, n_add + n_alpha + n_splat);
         }
     }
     workgroupBarrier();
@@ -311,6 +345,8 @@ fn cs_simulate(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocati
         draw_list[base_additive + rank] = i;
     } else if (mode == 2u) {
         draw_list[params.capacity - 1u - (base_alpha + rank)] = i;
+    } else if (mode == 3u) {
+        splat_list[base_splat + rank] = i;
     }
 }
 `;

@@ -8,7 +8,8 @@
 // whatever we do. The engine and frame graph around the system allocate a little per pass on their own (their
 // code, measured at the time of writing), so the system is measured against a reference: two extensions that
 // record the same graph shape (a side-effect compute pass at FrameStart; at AfterTransparency a pass reading the
-// depth and writing the colour, one creating two transients, one resolving them into the colour) and open and
+// depth and writing the colour, a side-effect compute pass and a pass writing the colour (the splat), one creating
+// two transients, one resolving them into the colour) and open and
 // end the same GPU passes. The difference is what the particle system's update, record and execute allocate.
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -72,6 +73,7 @@ class ReferenceSimulation extends RenderExtension {
 interface ReferenceData {
     depth: FrameGraphHandle;
     first: FrameGraphHandle;
+    splatted: FrameGraphHandle;
     second: FrameGraphHandle;
     accum: FrameGraphHandle;
     revealage: FrameGraphHandle;
@@ -81,7 +83,20 @@ interface ReferenceData {
 class ReferenceDraw extends RenderExtension {
     name = "reference draw";
     phase = FramePhase.AfterTransparency;
-    readonly #data: ReferenceData = { depth: -1, first: -1, second: -1, accum: -1, revealage: -1 };
+    readonly #data: ReferenceData = { depth: -1, first: -1, splatted: -1, second: -1, accum: -1, revealage: -1 };
+    readonly #compute: GPUComputePassDescriptor = { label: "reference / splat" };
+    readonly #splat = (d: ReferenceData, r: FrameGraphResources, e: FrameExecution): void => {
+        this.#keys[0] = r.view(d.depth);
+        const pass = e.encoder.beginComputePass(this.#compute);
+        pass.dispatchWorkgroups(1);
+        pass.end();
+    };
+    readonly #resolve = (d: ReferenceData, r: FrameGraphResources, e: FrameExecution): void => {
+        this.#colors.length = 1;
+        this.#colors[0] = r.color_attachment(d.splatted);
+        this.#pass.depthStencilAttachment = undefined;
+        e.encoder.beginRenderPass(this.#pass).end();
+    };
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #pass: GPURenderPassDescriptor = { label: "reference", colorAttachments: this.#colors };
     readonly #one = (d: ReferenceData, r: FrameGraphResources, e: FrameExecution): void => {
@@ -116,6 +131,9 @@ class ReferenceDraw extends RenderExtension {
         one.read(d.depth);
         d.first = one.write(scene.color, "load");
         scene.color = d.first;
+        graph.add("reference / splat", d, this.#splat).make_side_effect().read(d.depth);
+        d.splatted = graph.add("reference / splat resolve", d, this.#resolve).write(scene.color, "load");
+        scene.color = d.splatted;
         const w = frame.resolution[0];
         const h = frame.resolution[1];
         const two = graph.add("reference / accumulate", d, this.#two);
