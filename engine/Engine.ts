@@ -49,8 +49,9 @@ export class Engine {
         if (step !== undefined && !(step > 0 && Number.isFinite(step))) throw new RangeError(`new Engine: fixed_step must be a positive number of seconds, got ${step}`);
         this.#fixed_step = step ?? null;
         this.#max_frame_time = options.max_frame_time ?? 0.25;
-        const raf = typeof requestAnimationFrame === "function" ? requestAnimationFrame : null;
-        const caf = typeof cancelAnimationFrame === "function" ? cancelAnimationFrame : null;
+        // bound: called as a method of the engine, the window's own functions throw "Illegal invocation"
+        const raf = typeof requestAnimationFrame === "function" ? requestAnimationFrame.bind(globalThis) : null;
+        const caf = typeof cancelAnimationFrame === "function" ? cancelAnimationFrame.bind(globalThis) : null;
         this.#request_frame = options.request_frame ?? raf;
         this.#cancel_frame = options.cancel_frame ?? caf;
     }
