@@ -37,7 +37,8 @@ export class Engine {
     readonly #request_frame: ((callback: (time_ms: number) => void) => number) | null;
     readonly #cancel_frame: ((handle: number) => void) | null;
     #frame_handle: number | null = null;
-    #last_time_ms: number | null = null;
+    /** NaN before the first frame. A number, never null: a field that held null boxes every double stored in it. */
+    #last_time_ms = Number.NaN;
     #accumulated = 0;
     #ticking = false;
     /** Made once: scheduling a frame allocates no closure. */
@@ -153,7 +154,7 @@ export class Engine {
         if (this.#request_frame === null) {
             throw new Error("Engine.run: no requestAnimationFrame here; pass request_frame in the options or call tick(dt)");
         }
-        this.#last_time_ms = null;
+        this.#last_time_ms = Number.NaN;
         this.#accumulated = 0;
         this.#frame_handle = this.#request_frame(this.#on_frame);
     }
@@ -169,7 +170,7 @@ export class Engine {
         if (this.#frame_handle === null) return;
         const last = this.#last_time_ms;
         this.#last_time_ms = time_ms;
-        const elapsed = last === null ? 0 : Math.min(Math.max((time_ms - last) / 1000, 0), this.#max_frame_time);
+        const elapsed = Number.isNaN(last) ? 0 : Math.min(Math.max((time_ms - last) / 1000, 0), this.#max_frame_time);
         try {
             const step = this.#fixed_step;
             if (step === null) this.update(elapsed);
