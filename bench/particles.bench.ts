@@ -56,6 +56,8 @@ const HEIGHT = env_int("BENCH_HEIGHT", software ? 64 : 720);
 const EMITTERS = 64;
 /** Billboard size at birth (it halves over life). */
 const SIZE = Number(process.env.BENCH_SIZE ?? "") > 0 ? Number(process.env.BENCH_SIZE) : 0.02;
+/** `splat_pixels` of the system: additive particles smaller than this on screen are splatted by compute. */
+const SPLAT = process.env.BENCH_SPLAT !== undefined && Number(process.env.BENCH_SPLAT) >= 0 ? Number(process.env.BENCH_SPLAT) : 2;
 const MIXES = (process.env.BENCH_MIXES ?? "0,0.5").split(",").map(Number).filter((n) => n >= 0 && n <= 1);
 const LIFETIME: [number, number] = [1.5, 2.5];
 const DT = 1 / 60;
@@ -63,7 +65,7 @@ const DT = 1 / 60;
 console.log(
     `particles bench: adapter ${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.device} (${adapter.info.description}); ` +
         `${cpus()[0]?.model ?? "?"} x ${cpus().length}; node ${process.version}; timestamps ${quantized ? "quantized (Dawn default)" : "not quantized (disable-dawn-features=timestamp_quantization)"}; ` +
-        `${WIDTH}x${HEIGHT}, ${FRAMES} frames after ${WARMUP}, particle size ${SIZE}`,
+        `${WIDTH}x${HEIGHT}, ${FRAMES} frames after ${WARMUP}, particle size ${SIZE}, splat_pixels ${SPLAT}`,
 );
 
 const median = (values: number[]): number => {
@@ -77,6 +79,7 @@ interface Row {
     capacity: number;
     mix: string;
     alive: number;
+    splatted: number;
     cpu_ms: number;
     submit_ms: number;
     wall_ms: number;
@@ -104,7 +107,7 @@ async function run(capacity: number, alpha_share: number): Promise<Row> {
     await engine.graphics.start();
     const device = engine.graphics.device!;
     const renderer = engine.graphics.renderer!;
-    const system = await engine.add_system(new GPUParticleEmitterSystem(engine.graphics, { capacity }));
+    const system = await engine.add_system(new GPUParticleEmitterSystem(engine.graphics, { capacity, splat_pixels: SPLAT }));
     const em = engine.entityManager;
     const mean_life = (LIFETIME[0] + LIFETIME[1]) / 2;
     const per_emitter = Math.floor(capacity / EMITTERS);
@@ -193,6 +196,7 @@ async function run(capacity: number, alpha_share: number): Promise<Row> {
         capacity,
         mix: alpha_share === 0 ? "additive" : `${Math.round(alpha_share * 100)}% alpha (OIT)`,
         alive: pool.alive,
+        splatted: pool.splatted,
         cpu_ms: median(cpu),
         submit_ms: median(submits),
         wall_ms: median(wall),
@@ -209,18 +213,18 @@ for (const mix of MIXES) {
         const row = await run(capacity, mix);
         rows.push(row);
         console.log(
-            `capacity ${row.capacity.toLocaleString("en")} (${row.mix}): alive ${row.alive.toLocaleString("en")}; cpu ${row.cpu_ms.toFixed(3)} ms (of which in queue.submit ${row.submit_ms.toFixed(3)}); ` +
+            `capacity ${row.capacity.toLocaleString("en")} (${row.mix}): alive ${row.alive.toLocaleString("en")} (splatted ${row.splatted.toLocaleString("en")}); cpu ${row.cpu_ms.toFixed(3)} ms (of which in queue.submit ${row.submit_ms.toFixed(3)}); ` +
                 `wall to done ${row.wall_ms.toFixed(3)} ms; GPU frame ${row.gpu_frame_ms.toFixed(3)} ms, particles: simulate ${row.sim_ms.toFixed(3)} ms + draw ${row.draw_ms.toFixed(3)} ms` +
                 `\n    passes (median ms): ${row.passes}`,
         );
     }
 }
-console.log("\n| capacity | mix | alive | CPU ms/frame | CPU ms outside submit | wall to done ms | GPU frame ms | simulate (compute) ms | draw (raster) ms | particles GPU ms |");
-console.log("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+console.log("\n| capacity | mix | alive | CPU ms/frame | CPU ms outside submit | wall to done ms | GPU frame ms | simulate (compute) ms | draw ms (raster + splat) | particles GPU ms | splatted |");
+console.log("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
     console.log(
         `| ${r.capacity.toLocaleString("en")} | ${r.mix} | ${r.alive.toLocaleString("en")} | ${r.cpu_ms.toFixed(3)} | ${(r.cpu_ms - r.submit_ms).toFixed(3)} | ${r.wall_ms.toFixed(2)} | ${r.gpu_frame_ms.toFixed(2)} | ` +
-            `${r.sim_ms.toFixed(3)} | ${r.draw_ms.toFixed(3)} | ${(r.sim_ms + r.draw_ms).toFixed(3)} |`,
+            `${r.sim_ms.toFixed(3)} | ${r.draw_ms.toFixed(3)} | ${(r.sim_ms + r.draw_ms).toFixed(3)} | ${r.splatted.toLocaleString("en")} |`,
     );
 }
 const base = rows[0].cpu_ms;

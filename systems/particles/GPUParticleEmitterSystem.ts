@@ -5,6 +5,7 @@ import { System } from "../../engine/System.js";
 import { GPUParticleAtlasExtension } from "./GPUParticleAtlasExtension.js";
 import { ParticleAtlas } from "./ParticleAtlas.js";
 import { ParticleEmitter } from "./ParticleEmitter.js";
+import { ParticleEmitterDescriptor } from "./ParticleEmitterDescriptor.js";
 import { ParticleExtension } from "./ParticleExtension.js";
 import { ParticleRuntime, type ParticleReadback } from "./ParticleRuntime.js";
 
@@ -67,6 +68,7 @@ export class GPUParticleEmitterSystem extends System {
 
     async startup(entityManager: EntityManager): Promise<void> {
         if (this.#extension !== null) return;
+        entityManager.components.register(ParticleEmitterDescriptor);
         const world = entityManager.world;
         const runtime = this.#runtime;
         runtime.world = world;
