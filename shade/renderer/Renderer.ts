@@ -60,6 +60,9 @@ export class Renderer {
     /** When true, each frame leaves its graph as DOT text in `last_frame_dot`. */
     capture_graph_dump = false;
     last_frame_dot = "";
+    /** When true, each frame leaves its passes (name, scope, culled) in `last_frame_passes`, for inspectors. */
+    capture_pass_list = false;
+    last_frame_passes: { name: string; scope: string | null; culled: boolean }[] = [];
 
     readonly #gbuffer = new GBufferStep();
     readonly #lighting = new LightingStep();
@@ -240,6 +243,7 @@ export class Renderer {
                 this.timer?.read(timing);
             }
             if (this.capture_graph_dump) this.last_frame_dot = graph.dump();
+            if (this.capture_pass_list) this.last_frame_passes = graph.describe_passes();
         } finally {
             this.#failed_frame_index = graph.frame_index;
             if (!frame.closed) frame.close();

@@ -500,6 +500,20 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         this.pool.clear();
     }
 
+    /**
+     * This frame's passes as data, in recording order: name, the outermost scope (the extension or step that
+     * recorded it, or null) and whether culling elided it. For inspectors; allocates, so call it when asked.
+     */
+    describe_passes(): { name: string; scope: string | null; culled: boolean }[] {
+        const out: { name: string; scope: string | null; culled: boolean }[] = [];
+        for (let i = 0; i < this.#pass_count; i++) {
+            const p = this.#passes[i];
+            const root = this.root_scope(p.scope);
+            out.push({ name: p.name, scope: root === -1 ? null : this.#scopes[root].name, culled: this.#state !== GraphState.Building && p.culled });
+        }
+        return out;
+    }
+
     /** The frame as Graphviz DOT: passes clustered by scope, culled passes and all-culled scopes grey. */
     dump(): string {
         return frame_graph_to_dot(this.#dump_view());
