@@ -1,0 +1,283 @@
+import { FogCellState } from "./FogCellState.js";
+
+export interface FogGridOptions {
+    /** Cells along world x and world z. */
+    readonly width: number;
+    readonly height: number;
+    /** `[min_x, min_z, max_x, max_z]` in world units: the area the grid covers. */
+    readonly bounds: readonly [number, number, number, number];
+    /** Teams tracked (team ids 0 .. teams - 1). */
+    readonly teams: number;
+    /** The team whose view `level` shows. */
+    readonly view_team: number;
+    /** Seconds a cell takes to fade from hidden to visible (0: at once). */
+    readonly fade_time: number;
+    /** The displayed level of an explored cell, between hidden (0) and visible (1). */
+    readonly explored_level: number;
+}
+
+/**
+ * The fog-of-war grid on the CPU, device-independent. Each team has a reference count per cell (how many of
+ * its revealers see the cell: team vision is shared) and an explored flag; a cell is visible to a team while
+ * its count is above 0. A revealer is a disc of cells around the cell it stands in, applied with `reveal`
+ * and taken back with `conceal` when it crosses into another cell, so a unit moving inside a cell costs
+ * nothing and cells seen by two units never blink as one of them leaves.
+ *
+ * For the team shown, `level` (0 hidden, `explored_level`, 1 visible) follows each cell's state over
+ * `fade_time`; `pixels` is `level` as bytes and the rows `dirty_min_row ..= dirty_max_row` changed since
+ * `clean()`. Only cells whose state changed are walked per step (a list of fading cells).
+ */
+export class FogGrid {
+    readonly width: number;
+    readonly height: number;
+    readonly min_x: number;
+    readonly min_z: number;
+    readonly max_x: number;
+    readonly max_z: number;
+    /** World units per cell along x and z. */
+    readonly cell_x: number;
+    readonly cell_z: number;
+    readonly teams: number;
+    /** Revealers seeing each cell, per team. */
+    readonly counts: Uint16Array[] = [];
+    /** 1 where the team has ever seen the cell. */
+    readonly explored: Uint8Array[] = [];
+    /** Displayed level per cell for the view team, 0..1. */
+    readonly level: Float32Array;
+    /** `level` as bytes, the texture's texels (row = z cell). */
+    readonly pixels: Uint8Array;
+    fade_time: number;
+    readonly explored_level: number;
+    /** First and last changed row since `clean()`; `dirty_min_row > dirty_max_row` when nothing changed. */
+    dirty_min_row: number;
+    dirty_max_row: number;
+
+    #view_team: number;
+    readonly #fading: Int32Array;
+    #fading_count = 0;
+    readonly #is_fading: Uint8Array;
+    /** Disc offsets (dx, dz pairs) by radius. New radii allocate once. */
+    readonly #discs = new Map<number, Int32Array>();
+
+    constructor(options: FogGridOptions) {
+        const { width, height, bounds, teams } = options;
+        if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 1 && height >= 1 && width <= 8192 && height <= 8192)) {
+            throw new RangeError(`FogGrid: grid size must be whole cells in [1, 8192], got ${width}x${height}`);
+        }
+        const [min_x, min_z, max_x, max_z] = bounds;
+        if (!(Number.isFinite(min_x) && Number.isFinite(min_z) && Number.isFinite(max_x) && Number.isFinite(max_z) && max_x > min_x && max_z > min_z)) {
+            throw new RangeError(`FogGrid: bounds must be finite [min_x, min_z, max_x, max_z] with max > min, got [${bounds.join(", ")}]`);
+        }
+        if (!(Number.isInteger(teams) && teams >= 1 && teams <= 16)) throw new RangeError(`FogGrid: teams must be an integer in [1, 16], got ${teams}`);
+        if (!(Number.isInteger(options.view_team) && options.view_team >= 0 && options.view_team < teams)) {
+            throw new RangeError(`FogGrid: view_team must be a team in [0, ${teams - 1}], got ${options.view_team}`);
+        }
+        if (!(options.fade_time >= 0 && Number.isFinite(options.fade_time))) {
+            throw new RangeError(`FogGrid: fade_time must be finite seconds >= 0, got ${options.fade_time}`);
+        }
+        if (!(options.explored_level > 0 && options.explored_level < 1)) {
+            throw new RangeError(`FogGrid: explored_level must be in (0, 1), got ${options.explored_level}`);
+        }
+        this.width = width;
+        this.height = height;
+        this.min_x = min_x;
+        this.min_z = min_z;
+        this.max_x = max_x;
+        this.max_z = max_z;
+        this.cell_x = (max_x - min_x) / width;
+        this.cell_z = (max_z - min_z) / height;
+        this.teams = teams;
+        const cells = width * height;
+        for (let t = 0; t < teams; t++) {
+            this.counts.push(new Uint16Array(cells));
+            this.explored.push(new Uint8Array(cells));
+        }
+        this.level = new Float32Array(cells);
+        this.pixels = new Uint8Array(cells);
+        this.#fading = new Int32Array(cells);
+        this.#is_fading = new Uint8Array(cells);
+        this.fade_time = options.fade_time;
+        // as stored in `level`, so that a finished fade compares equal to it
+        this.explored_level = Math.fround(options.explored_level);
+        this.#view_team = options.view_team;
+        this.dirty_min_row = 0;
+        this.dirty_max_row = height - 1;
+    }
+
+    /** The team whose view `level` shows; changing it fades every cell to that team's state. */
+    get view_team(): number {
+        return this.#view_team;
+    }
+
+    set view_team(team: number) {
+        if (!(Number.isInteger(team) && team >= 0 && team < this.teams)) {
+            throw new RangeError(`FogGrid.view_team: must be a team in [0, ${this.teams - 1}], got ${team}`);
+        }
+        if (team === this.#view_team) return;
+        this.#view_team = team;
+        for (let cell = 0; cell < this.width * this.height; cell++) this.#retarget(cell);
+    }
+
+    /** Cells being faded now. */
+    get fading_count(): number {
+        return this.#fading_count;
+    }
+
+    /** The column of world `x` (may be outside 0 .. width - 1). */
+    column(x: number): number {
+        return Math.floor((x - this.min_x) / this.cell_x);
+    }
+
+    /** The row of world `z` (may be outside 0 .. height - 1). */
+    row(z: number): number {
+        return Math.floor((z - this.min_z) / this.cell_z);
+    }
+
+    /** What `team` knows of the cell at world (x, z); outside the grid is hidden. */
+    state_at(team: number, x: number, z: number): FogCellState {
+        const i = this.column(x);
+        const j = this.row(z);
+        if (!(i >= 0 && i < this.width && j >= 0 && j < this.height)) return FogCellState.Hidden;
+        return this.cell_state(team, i, j);
+    }
+
+    /** What `team` knows of cell (i, j). */
+    cell_state(team: number, i: number, j: number): FogCellState {
+        this.#check_team(team, "cell_state");
+        const cell = j * this.width + i;
+        if (this.counts[team][cell] > 0) return FogCellState.Visible;
+        return this.explored[team][cell] !== 0 ? FogCellState.Explored : FogCellState.Hidden;
+    }
+
+    /** Adds one revealer of `team` at cell (ci, cj) seeing `radius` world units. */
+    reveal(team: number, ci: number, cj: number, radius: number): void {
+        const disc = this.#disc(radius);
+        const counts = this.counts[team];
+        const explored = this.explored[team];
+        const shown = team === this.#view_team;
+        const w = this.width;
+        const h = this.height;
+        for (let k = 0; k < disc.length; k += 2) {
+            const i = ci + disc[k];
+            const j = cj + disc[k + 1];
+            if (i < 0 || i >= w || j < 0 || j >= h) continue;
+            const cell = j * w + i;
+            if (counts[cell]++ === 0) {
+                explored[cell] = 1;
+                if (shown) this.#retarget(cell);
+            }
+        }
+    }
+
+    /** Takes back what `reveal` with the same arguments added. */
+    conceal(team: number, ci: number, cj: number, radius: number): void {
+        const disc = this.#disc(radius);
+        const counts = this.counts[team];
+        const shown = team === this.#view_team;
+        const w = this.width;
+        const h = this.height;
+        for (let k = 0; k < disc.length; k += 2) {
+            const i = ci + disc[k];
+            const j = cj + disc[k + 1];
+            if (i < 0 || i >= w || j < 0 || j >= h) continue;
+            const cell = j * w + i;
+            if (--counts[cell] === 0 && shown) this.#retarget(cell);
+        }
+    }
+
+    /** Advances the fades by `dt` seconds. */
+    step(dt: number): void {
+        let n = this.#fading_count;
+        if (n === 0) return;
+        const fading = this.#fading;
+        const level = this.level;
+        const pixels = this.pixels;
+        const delta = this.fade_time > 0 ? dt / this.fade_time : 1;
+        const w = this.width;
+        for (let k = 0; k < n; ) {
+            const cell = fading[k];
+            const target = this.#target(cell);
+            const current = level[cell];
+            const next = current < target ? Math.min(target, current + delta) : Math.max(target, current - delta);
+            level[cell] = next;
+            pixels[cell] = Math.round(next * 255);
+            this.#dirty((cell / w) | 0);
+            if (next === target) {
+                this.#is_fading[cell] = 0;
+                fading[k] = fading[--n];
+            } else k++;
+        }
+        this.#fading_count = n;
+    }
+
+    /** Marks every row uploaded. */
+    clean(): void {
+        this.dirty_min_row = this.height;
+        this.dirty_max_row = -1;
+    }
+
+    /** Marks every row to upload again (a new texture). */
+    dirty_all(): void {
+        this.dirty_min_row = 0;
+        this.dirty_max_row = this.height - 1;
+    }
+
+    /** Everything hidden again for every team, at once (no fade). */
+    reset(): void {
+        for (let t = 0; t < this.teams; t++) {
+            this.counts[t].fill(0);
+            this.explored[t].fill(0);
+        }
+        this.level.fill(0);
+        this.pixels.fill(0);
+        this.#is_fading.fill(0);
+        this.#fading_count = 0;
+        this.dirty_all();
+    }
+
+    #check_team(team: number, what: string): void {
+        if (!(team >= 0 && team < this.teams && Number.isInteger(team))) {
+            throw new RangeError(`FogGrid.${what}: team must be in [0, ${this.teams - 1}], got ${team}`);
+        }
+    }
+
+    #target(cell: number): number {
+        const team = this.#view_team;
+        if (this.counts[team][cell] > 0) return 1;
+        return this.explored[team][cell] !== 0 ? this.explored_level : 0;
+    }
+
+    #retarget(cell: number): void {
+        if (this.#is_fading[cell] !== 0) return;
+        if (this.level[cell] === this.#target(cell)) return;
+        this.#is_fading[cell] = 1;
+        this.#fading[this.#fading_count++] = cell;
+    }
+
+    #dirty(row: number): void {
+        if (row < this.dirty_min_row) this.dirty_min_row = row;
+        if (row > this.dirty_max_row) this.dirty_max_row = row;
+    }
+
+    /** The cells (dx, dz) whose centres lie within `radius` of the centre cell's centre. */
+    #disc(radius: number): Int32Array {
+        const cached = this.#discs.get(radius);
+        if (cached !== undefined) return cached;
+        const rx = Math.floor(radius / this.cell_x);
+        const rz = Math.floor(radius / this.cell_z);
+        const offsets: number[] = [];
+        const r2 = radius * radius;
+        for (let dz = -rz; dz <= rz; dz++) {
+            for (let dx = -rx; dx <= rx; dx++) {
+                const x = dx * this.cell_x;
+                const z = dz * this.cell_z;
+                if (x * x + z * z <= r2) offsets.push(dx, dz);
+            }
+        }
+        const disc = Int32Array.from(offsets);
+        // a grid of many distinct radii (animated sight) would grow this without bound
+        if (this.#discs.size >= 256) this.#discs.clear();
+        this.#discs.set(radius, disc);
+        return disc;
+    }
+}

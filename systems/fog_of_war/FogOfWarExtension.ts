@@ -1,0 +1,199 @@
+import { BindGroupCache } from "../../shade/device/BindGroupCache.js";
+import type { FrameExecution } from "../../shade/device/graph/FrameExecution.js";
+import type { FrameGraphHandle } from "../../shade/device/graph/FrameGraphHandle.js";
+import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
+import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
+import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
+import { RenderExtension, type RenderExtensionClass } from "../../shade/renderer/extension/RenderExtension.js";
+import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
+import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
+import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
+import { HighlightExtension } from "../highlight/HighlightExtension.js";
+import { ParticleExtension } from "../particles/ParticleExtension.js";
+import { PathDisplayExtension } from "../path_display/PathDisplayExtension.js";
+import { Trail3DExtension } from "../trails/Trail3DExtension.js";
+import { FOG_OF_WAR_WGSL, FOG_PARAMS_FLOATS } from "./fog_of_war.wgsl.js";
+import type { FogGrid } from "./FogGrid.js";
+import { VisibilityGrid } from "./VisibilityGrid.js";
+
+/** What the fog pass reads from its system. */
+export interface FogSource {
+    readonly grid: FogGrid;
+    readonly explored_brightness: number;
+    readonly hidden_brightness: number;
+    readonly blur: number;
+}
+
+interface FogData {
+    camera: GPUBuffer | null;
+    depth: FrameGraphHandle;
+    grid: FrameGraphHandle;
+    output: FrameGraphHandle;
+    format: GPUTextureFormat;
+}
+
+interface PipelineEntry {
+    readonly format: GPUTextureFormat;
+    readonly pipeline: GPURenderPipeline;
+}
+
+interface DeviceState {
+    readonly device: GPUDevice;
+    readonly module: GPUShaderModule;
+    readonly layout: GPUBindGroupLayout;
+    readonly pipeline_layout: GPUPipelineLayout;
+    readonly params: GPUBuffer;
+    readonly sampler: GPUSampler;
+    readonly pipelines: PipelineEntry[];
+    readonly groups: BindGroupCache;
+}
+
+/** result = scene * brightness: the fog only ever darkens. */
+const MULTIPLY: GPUBlendState = {
+    color: { srcFactor: "zero", dstFactor: "src", operation: "add" },
+    alpha: { srcFactor: "zero", dstFactor: "one", operation: "add" },
+};
+
+/**
+ * Darkens the scene colour by the frame's `VisibilityGrid` at AfterTransparency, after everything drawn into
+ * the scene (the seed's order: after highlight, particles, path display and trails, so none of them shows
+ * through the fog). One fullscreen pass, "fog of war / apply": each pixel's world position is rebuilt from
+ * `ViewTextures.depth` with the camera's inverse view-projection and looked up in the grid (bilinear, blurred
+ * over `blur` cells); visible cells keep the scene, explored ones keep `explored_brightness` of it, hidden
+ * ones `hidden_brightness`. The sky is left as it is. With no `VisibilityGrid` this frame it records nothing.
+ */
+export class FogOfWarExtension extends RenderExtension {
+    name = "fog of war";
+    phase = FramePhase.AfterTransparency;
+    override after: readonly RenderExtensionClass[] = [HighlightExtension, ParticleExtension, PathDisplayExtension, Trail3DExtension];
+
+    readonly #source: FogSource;
+    #state: DeviceState | null = null;
+    #destroyed = false;
+    readonly #params = new Float32Array(FOG_PARAMS_FLOATS);
+    readonly #data: FogData = { camera: null, depth: -1, grid: -1, output: -1, format: "rgba16float" };
+    readonly #execute: (data: FogData, resources: FrameGraphResources, execution: FrameExecution) => void;
+    readonly #attachments: GPURenderPassColorAttachment[] = [];
+    readonly #pass: GPURenderPassDescriptor = { label: "fog of war / apply", colorAttachments: this.#attachments };
+    readonly #keys: unknown[] = [null, null, null];
+
+    constructor(source: FogSource) {
+        super();
+        this.#source = source;
+        this.#execute = (data, resources, execution) => this.#encode(data, resources, execution);
+    }
+
+    override record(frame: FrameContext): void {
+        if (this.#destroyed) throw new Error("FogOfWarExtension 'fog of war' used after destroy(); start the FogOfWarSystem up again");
+        if (!frame.has(VisibilityGrid)) return;
+        const graph = frame.graph;
+        const scene = frame.get(SceneColor);
+        const data = this.#data;
+        data.camera = frame.view.camera.buffer;
+        data.format = graph.describe(scene.color).format;
+        const builder = graph.add("fog of war / apply", data, this.#execute);
+        data.grid = builder.read(frame.get(VisibilityGrid).grid);
+        data.depth = builder.read(frame.get(ViewTextures).depth);
+        data.output = builder.write(scene.color, "load");
+        scene.color = data.output;
+    }
+
+    override destroy(): void {
+        if (this.#destroyed) return;
+        this.#destroyed = true;
+        this.#state?.params.destroy();
+        this.#state = null;
+        this.#data.camera = null;
+        this.#attachments.length = 0;
+    }
+
+    #encode(data: FogData, resources: FrameGraphResources, execution: FrameExecution): void {
+        const device = execution.graphics;
+        const state = this.#device_state(device);
+        const source = this.#source;
+        const grid = source.grid;
+        const p = this.#params;
+        p[0] = grid.min_x;
+        p[1] = grid.min_z;
+        p[2] = 1 / (grid.max_x - grid.min_x);
+        p[3] = 1 / (grid.max_z - grid.min_z);
+        p[4] = source.blur / grid.width;
+        p[5] = source.blur / grid.height;
+        p[6] = source.hidden_brightness;
+        p[7] = source.explored_brightness;
+        p[8] = grid.explored_level;
+        device.queue.writeBuffer(state.params, 0, p);
+        const depth = resources.view(data.depth);
+        const grid_view = resources.view(data.grid);
+        const keys = this.#keys;
+        keys[0] = data.camera;
+        keys[1] = depth;
+        keys[2] = grid_view;
+        let group = state.groups.find(keys);
+        if (group === null) {
+            group = state.groups.add(
+                keys,
+                device.createBindGroup({
+                    label: "fog of war bind group",
+                    layout: state.layout,
+                    entries: [
+                        { binding: 0, resource: { buffer: data.camera!, size: CAMERA_BYTES } },
+                        { binding: 1, resource: { buffer: state.params } },
+                        { binding: 2, resource: depth },
+                        { binding: 3, resource: grid_view },
+                        { binding: 4, resource: state.sampler },
+                    ],
+                }),
+            );
+        }
+        this.#attachments[0] = resources.color_attachment(data.output);
+        this.#pass.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginRenderPass(this.#pass);
+        pass.setPipeline(this.#pipeline(state, data.format));
+        pass.setBindGroup(0, group);
+        pass.draw(3);
+        pass.end();
+    }
+
+    #device_state(device: GPUDevice): DeviceState {
+        const current = this.#state;
+        if (current !== null && current.device === device) return current;
+        current?.params.destroy();
+        const layout = device.createBindGroupLayout({
+            label: "fog of war bind group layout",
+            entries: [
+                { binding: 0, visibility: GPUShaderStage.FRAGMENT, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
+                { binding: 1, visibility: GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } },
+                { binding: 2, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: "depth" } },
+                { binding: 3, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: "float" } },
+                { binding: 4, visibility: GPUShaderStage.FRAGMENT, sampler: { type: "filtering" } },
+            ],
+        });
+        const state: DeviceState = {
+            device,
+            module: device.createShaderModule({ label: "fog of war shader", code: FOG_OF_WAR_WGSL }),
+            layout,
+            pipeline_layout: device.createPipelineLayout({ label: "fog of war pipeline layout", bindGroupLayouts: [layout] }),
+            params: device.createBuffer({ label: "fog of war params", size: FOG_PARAMS_FLOATS * 4, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+            sampler: device.createSampler({ label: "fog of war grid sampler", magFilter: "linear", minFilter: "linear", addressModeU: "clamp-to-edge", addressModeV: "clamp-to-edge" }),
+            pipelines: [],
+            groups: new BindGroupCache(16),
+        };
+        this.#state = state;
+        return state;
+    }
+
+    #pipeline(state: DeviceState, format: GPUTextureFormat): GPURenderPipeline {
+        const pipelines = state.pipelines;
+        for (let i = 0; i < pipelines.length; i++) if (pipelines[i].format === format) return pipelines[i].pipeline;
+        const pipeline = state.device.createRenderPipeline({
+            label: `fog of war pipeline (${format})`,
+            layout: state.pipeline_layout,
+            vertex: { module: state.module, entryPoint: "vs_fullscreen" },
+            fragment: { module: state.module, entryPoint: "fs_main", targets: [{ format, blend: MULTIPLY }] },
+            primitive: { topology: "triangle-list" },
+        });
+        pipelines.push({ format, pipeline });
+        return pipeline;
+    }
+}

@@ -1,0 +1,63 @@
+import { CAMERA_WGSL } from "../../shade/renderer/scene/Camera.js";
+import { FULLSCREEN_VERTEX_WGSL } from "../../shade/renderer/fullscreen/fullscreen_vertex_wgsl.js";
+
+/** Floats in the fog's parameter block. */
+export const FOG_PARAMS_FLOATS = 12;
+
+/**
+ * The fog pass: world position from depth through the inverse view-projection, the grid sampled bilinearly
+ * at 3x3 taps `blur` cells apart (a tent: a smooth edge), and the scene multiplied by the brightness of the
+ * level (the blend is dst * src). The sky (depth 1) has no position and is left as it is; outside the grid
+ * is hidden.
+ */
+export const FOG_OF_WAR_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
+${FULLSCREEN_VERTEX_WGSL}
+
+struct FogParams {
+    // min_x, min_z, 1 / (max_x - min_x), 1 / (max_z - min_z)
+    bounds: vec4f,
+    // blur offset in uv (x, z), hidden brightness, explored brightness
+    shade: vec4f,
+    // explored level of the grid, unused
+    levels: vec4f,
+};
+
+@group(0) @binding(0) var<uniform> camera: CameraUniforms;
+@group(0) @binding(1) var<uniform> params: FogParams;
+@group(0) @binding(2) var depth_texture: texture_depth_2d;
+@group(0) @binding(3) var grid_texture: texture_2d<f32>;
+@group(0) @binding(4) var grid_sampler: sampler;
+
+fn grid_at(uv: vec2f) -> f32 {
+    if (any(uv < vec2f(0.0)) || any(uv > vec2f(1.0))) { return 0.0; }
+    return textureSampleLevel(grid_texture, grid_sampler, uv, 0.0).r;
+}
+
+@fragment
+fn fs_main(@builtin(position) position: vec4f) -> @location(0) vec4f {
+    let pixel = vec2i(position.xy);
+    let depth = textureLoad(depth_texture, pixel, 0);
+    if (depth >= 1.0) { discard; }
+    let size = vec2f(textureDimensions(depth_texture));
+    let ndc = vec2f(position.x / size.x * 2.0 - 1.0, 1.0 - position.y / size.y * 2.0);
+    let h = camera.inverse_view_projection * vec4f(ndc, depth, 1.0);
+    let world = h.xyz / h.w;
+    let uv = (world.xz - params.bounds.xy) * params.bounds.zw;
+    let o = params.shade.xy;
+    var level = 4.0 * grid_at(uv);
+    level += 2.0 * (grid_at(uv + vec2f(o.x, 0.0)) + grid_at(uv - vec2f(o.x, 0.0)) + grid_at(uv + vec2f(0.0, o.y)) + grid_at(uv - vec2f(0.0, o.y)));
+    level += grid_at(uv + o) + grid_at(uv - o) + grid_at(uv + vec2f(o.x, -o.y)) + grid_at(uv + vec2f(-o.x, o.y));
+    level = level / 16.0;
+    let explored = params.levels.x;
+    let hidden_b = params.shade.z;
+    let explored_b = params.shade.w;
+    var b: f32;
+    if (level < explored) {
+        b = mix(hidden_b, explored_b, level / explored);
+    } else {
+        b = mix(explored_b, 1.0, (level - explored) / (1.0 - explored));
+    }
+    return vec4f(b, b, b, 1.0);
+}
+`;
