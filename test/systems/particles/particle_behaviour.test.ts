@@ -165,6 +165,14 @@ describe("GPU particles (Dawn)", () => {
         pool = await scene.system.read_back();
         expect(pool.live_slots).toBe(42);
         expect(() => scene.system.burst(9999, 1)).toThrow(/entity 9999 has no ParticleEmitter/);
+        // removed and replaced before any frame ran: the new emitter takes the same slot and the same entity id,
+        // and still none of the old particles (their generation is gone)
+        em.remove_entity(again);
+        const third = add_particle_emitter(em, scene.entity([-1, 0, 0]), { rate: 0, burst: 0, lifetime: [100, 100] });
+        expect(third).toBe(again);
+        scene.ticks(1);
+        pool = await scene.system.read_back();
+        expect(pool.live_slots).toBe(35);
         expect(scene.errors).toEqual([]);
         await scene.close();
     });
