@@ -44,7 +44,8 @@ export async function start_ground(options: { height?: number; size?: number; ti
         capture,
         read: () => read_texture(engine.graphics.device!, target.acquire()),
         unproject(x, y, depth) {
-            const inverse = mat4.invert(mat4.create(), matrix());
+            const inverse = mat4.create();
+            mat4.invert(inverse, matrix());
             const ndc = vec4.fromValues(((x + 0.5) / size) * 2 - 1, 1 - ((y + 0.5) / size) * 2, depth, 1);
             const w = vec4.transformMat4(vec4.create(), ndc, inverse);
             return [w[0] / w[3], w[1] / w[3], w[2] / w[3]];
