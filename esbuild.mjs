@@ -5,7 +5,7 @@
 // Every folder under samples/ with a main.ts is a sample: samples/<name>/main.ts -> dist/<mode>/<name>/main.js,
 // and the folder's other files (index.html, levels, assets) are copied beside it.
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, relative, resolve, sep } from 'node:path';
@@ -75,20 +75,35 @@ function escape_html(s) {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }
 
+// A sample's one-line description: the <meta name="description"> of its index.html.
+function sample_description(name) {
+  const html = join(SAMPLES_DIR, name, 'index.html');
+  if (!existsSync(html)) return '';
+  const match = /<meta name="description" content="([^"]*)"/.exec(readFileSync(html, 'utf8'));
+  return match ? match[1] : '';
+}
+
 function index_page(names, mode) {
-  const items = names.map((n) => `      <li><a href="./${encodeURIComponent(n)}/">${escape_html(n)}</a></li>`).join('\n');
+  const items = names
+    .map((n) => {
+      const about = sample_description(n);
+      return `      <li><a href="./${encodeURIComponent(n)}/">${escape_html(n)}</a>${about ? ` <span>${escape_html(about)}</span>` : ''}</li>`;
+    })
+    .join('\n');
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Shade-TS samples</title>
+    <link rel="icon" href="data:," />
     <style>
       body { margin: 0; min-height: 100vh; background: #111318; color: #d8dde6; font: 16px/1.5 system-ui, sans-serif;
              display: flex; flex-direction: column; align-items: center; justify-content: center; }
       h1 { font-weight: 600; letter-spacing: 0.02em; }
       a { color: #7fb2ff; }
-      small { color: #7c8594; }
+      small, li span { color: #7c8594; }
+      li { margin: 6px 0; }
     </style>
   </head>
   <body>

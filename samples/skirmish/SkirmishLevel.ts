@@ -48,7 +48,7 @@ export class SkirmishLevel {
         this.units = new UnitViewSystem(graphics);
         this.trails = new Trail3DSystem(graphics, { segments: 32, initial_capacity: 512 });
         this.paths = new PathDisplaySystem(graphics);
-        this.particles = new GPUParticleEmitterSystem(graphics, { capacity: 65536 });
+        this.particles = new GPUParticleEmitterSystem(graphics, { capacity: 16384 });
         this.debug = new DebugDrawSystem(graphics, { line_width: 1.5 });
         this.minimap = new MinimapExtension(this.#minimap_source as MinimapSource);
     }

@@ -60,6 +60,10 @@ async function main(): Promise<void> {
     await level.load(source);
 
     const inspector = new Inspector(document.getElementById("inspector") as HTMLElement, engine.graphics);
+    if (params.get("inspector") === "0") {
+        inspector.open = false;
+        (document.getElementById("inspector") as HTMLElement).hidden = true;
+    }
     let frames = 0;
     let stopped = false;
     const frame = (now: number) => {
