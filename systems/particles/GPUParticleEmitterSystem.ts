@@ -15,9 +15,9 @@ export interface GPUParticleEmitterSystemOptions {
     /** ParticleEmitter entities at once (default 1024, at most 65536). */
     readonly max_emitters?: number;
     /**
-     * Additive particles smaller than this on screen (diameter in pixels, default 2) skip the rasteriser: a
-     * compute pass splats them into their pixel with atomics (their area x the sprite's mean alpha). 0 draws
-     * every particle as a billboard.
+     * Particles smaller than this on screen (diameter in pixels, default 2) skip the rasteriser: a compute
+     * pass splats them into their pixel with atomics (their area x the sprite's mean alpha; alpha particles
+     * through the same weighted blended OIT sums). 0 draws every particle as a billboard.
      */
     readonly splat_pixels?: number;
 }

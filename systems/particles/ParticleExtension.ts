@@ -17,6 +17,7 @@ import {
     PARTICLE_SPLAT_RESOLVE_WGSL,
     PARTICLE_SPLAT_WGSL,
     RENDER_PARAMS_BYTES,
+    SPLAT_WORDS,
     SPLAT_WORKGROUP,
 } from "./particle_render.wgsl.js";
 import { COUNTERS_BYTES } from "./particle_simulate.wgsl.js";
@@ -96,9 +97,10 @@ type Execute = (data: FrameDraw, resources: FrameGraphResources, execution: Fram
  *   (weighted blended OIT: accumulation rgba16float, revealage r16float);
  * - `"particles / composite"`: resolves them over the scene colour.
  *
- * - `"particles / splat"` and `"particles / splat resolve"`: additive particles smaller than `splat_pixels`
- *   on screen (sorted out by the simulation) are added into their pixel by a compute pass with atomics, then
- *   onto the scene colour: the rasteriser's cost per triangle is what small particles would spend their time on.
+ * - `"particles / splat"`: particles smaller than `splat_pixels` on screen (sorted out by the simulation) are
+ *   added into their pixel by a compute pass with atomics (the additive ones' colour; the alpha ones' OIT
+ *   terms); `"particles / splat resolve"` adds the additive sums onto the scene colour and the composite folds
+ *   the alpha ones in. The rasteriser's cost per triangle is what small particles would spend their time on.
  *
  * Every draw reads the scene depth (depth-tested, never written; soft particles also sample it). The vertex
  * counts come from the simulation: the CPU never learns how many particles are alive.
@@ -127,7 +129,7 @@ export class ParticleExtension extends RenderExtension {
     readonly #splat_pass: GPUComputePassDescriptor = { label: "particles / splat" };
     readonly #execute_splat: Execute;
     readonly #execute_resolve: Execute;
-    readonly #composite_keys: unknown[] = [null, null];
+    readonly #composite_keys: unknown[] = [null, null, null, null];
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #oit_colors: GPURenderPassColorAttachment[] = [];
     readonly #additive_pass: GPURenderPassDescriptor = { label: "particles / additive", colorAttachments: this.#colors };
@@ -161,16 +163,19 @@ export class ParticleExtension extends RenderExtension {
         draw.depth = depth;
         draw.color_format = graph.describe(scene.color).format;
         draw.depth_format = graph.describe(depth).format;
+        draw.width = frame.resolution[0];
+        draw.height = frame.resolution[1];
+        const splat = this.#runtime.splat_pixels > 0;
+        if (splat) {
+            // writes the accumulation buffer, which the graph does not see: kept as a side effect
+            graph.add("particles / splat", draw, this.#execute_splat).make_side_effect().read(depth);
+        }
         if (table.additive_count > 0) {
             const pass = graph.add("particles / additive", draw, this.#execute_additive);
             pass.read(depth);
             draw.additive_color = pass.write(scene.color, "load");
             scene.color = draw.additive_color;
-            if (this.#runtime.splat_pixels > 0) {
-                draw.width = frame.resolution[0];
-                draw.height = frame.resolution[1];
-                // writes the accumulation buffer, which the graph does not see: kept as a side effect
-                graph.add("particles / splat", draw, this.#execute_splat).make_side_effect().read(depth);
+            if (splat) {
                 const resolve = graph.add("particles / splat resolve", draw, this.#execute_resolve);
                 draw.splat_color = resolve.write(scene.color, "load");
                 scene.color = draw.splat_color;
@@ -232,10 +237,9 @@ export class ParticleExtension extends RenderExtension {
         return Math.min(Math.ceil(this.#runtime.capacity / SPLAT_WORKGROUP), 65535);
     }
 
-    #splat(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
-        const state = this.#draw_state(execution.graphics, data);
-        this.#params(state);
-        const bytes = data.width * data.height * 12;
+    // the splat's sums for this resolution (zero when created)
+    #accumulation(state: DrawState, data: FrameDraw): GPUBuffer {
+        const bytes = data.width * data.height * SPLAT_WORDS * 4;
         if (state.accumulation === null || state.accumulation.size < bytes) {
             state.accumulation?.destroy();
             state.accumulation = state.device.createBuffer({
@@ -244,6 +248,15 @@ export class ParticleExtension extends RenderExtension {
                 usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
             });
         }
+        return state.accumulation;
+    }
+
+    #splat(data: FrameDraw, resources: FrameGraphResources, execution: FrameExecution): void {
+        const state = this.#draw_state(execution.graphics, data);
+        this.#params(state);
+        const accumulation = this.#accumulation(state, data);
+        // zeroed here, before this frame's splat, rather than after its last reader
+        execution.encoder.clearBuffer(accumulation, 0, data.width * data.height * SPLAT_WORDS * 4);
         const p = state.particles;
         const keys = this.#splat_keys;
         keys[0] = data.camera;
@@ -264,7 +277,7 @@ export class ParticleExtension extends RenderExtension {
                         { binding: 4, resource: { buffer: state.render_params } },
                         { binding: 5, resource: { buffer: p.counters, size: COUNTERS_BYTES } },
                         { binding: 6, resource: keys[1] as GPUTextureView },
-                        { binding: 7, resource: { buffer: state.accumulation } },
+                        { binding: 7, resource: { buffer: accumulation } },
                     ],
                 }),
             );
@@ -307,8 +320,6 @@ export class ParticleExtension extends RenderExtension {
         pass.setBindGroup(0, group);
         pass.draw(3);
         pass.end();
-        // zero for the next frame's splat
-        execution.encoder.clearBuffer(accumulation, 0, data.width * data.height * 12);
     }
 
     #group(state: DrawState, data: FrameDraw, resources: FrameGraphResources): GPUBindGroup {
@@ -368,6 +379,8 @@ export class ParticleExtension extends RenderExtension {
         const keys = this.#composite_keys;
         keys[0] = resources.view(data.accum);
         keys[1] = resources.view(data.revealage);
+        keys[2] = data.camera;
+        keys[3] = this.#accumulation(state, data);
         let group = state.composite_groups.find(keys);
         if (group === null) {
             group = state.composite_groups.add(
@@ -378,6 +391,8 @@ export class ParticleExtension extends RenderExtension {
                     entries: [
                         { binding: 0, resource: keys[0] as GPUTextureView },
                         { binding: 1, resource: keys[1] as GPUTextureView },
+                        { binding: 2, resource: { buffer: data.camera!, size: CAMERA_BYTES } },
+                        { binding: 3, resource: { buffer: keys[3] as GPUBuffer } },
                     ],
                 }),
             );
@@ -413,6 +428,8 @@ function build_draw_state(device: GPUDevice, particles: ParticleDeviceState, col
         entries: [
             { binding: 0, visibility: F, texture: { sampleType: "unfilterable-float" } },
             { binding: 1, visibility: F, texture: { sampleType: "unfilterable-float" } },
+            { binding: 2, visibility: F, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
+            { binding: 3, visibility: F, buffer: { type: "read-only-storage" } },
         ],
     });
     const module = device.createShaderModule({ label: "particles: billboard shader", code: PARTICLE_RENDER_WGSL });

@@ -57,7 +57,7 @@ export interface ParticleReadback {
     readonly alive: number;
     readonly additive: number;
     readonly alpha: number;
-    /** Additive particles small enough to be splatted by compute instead of rasterised. */
+    /** Particles small enough to be splatted by compute instead of rasterised (either blend mode). */
     readonly splatted: number;
     /** Slots whose lifetime is > 0. */
     readonly live_slots: number;
@@ -72,7 +72,7 @@ const MAX_GROUPS_PER_DIMENSION = 65535;
  */
 export class ParticleRuntime {
     readonly capacity: number;
-    /** Additive particles below this diameter on screen (pixels) are splatted by compute; 0 rasterises all. */
+    /** Particles below this diameter on screen (pixels) are splatted by compute; 0 rasterises all. */
     readonly splat_pixels: number;
     readonly table: ParticleEmitterTable;
     readonly atlas = new ParticleAtlas();

@@ -2,10 +2,24 @@ import { CAMERA_WGSL } from "../../shade/renderer/scene/Camera.js";
 import { FULLSCREEN_VERTEX_WGSL } from "../../shade/renderer/fullscreen/fullscreen_vertex_wgsl.js";
 import { PARTICLE_STRUCTS_WGSL } from "./particle_simulate.wgsl.js";
 
+/** McGuire and Bavoil's weight (their eq. 7): nearer layers count for more. `z`: view distance. */
+const OIT_WEIGHT_WGSL = /* wgsl */ `
+fn oit_weight(z: f32) -> f32 {
+    return clamp(10.0 / (1e-5 + pow(z / 5.0, 2.0) + pow(z / 200.0, 6.0)), 1e-2, 3000.0); // 3000 = OIT_WEIGHT_MAX
+}
+`;
+
 /** Bytes of the render uniforms (`RenderParams`): 4 words, then each atlas frame's mean alpha (8 floats). */
 export const RENDER_PARAMS_BYTES = 48;
-/** Fixed-point scale of the splat accumulation (1 = 2^10 units per colour channel). */
+/** Fixed-point scale of the additive splat accumulation (1 = 2^10 units per colour channel). */
 export const SPLAT_SCALE = 1024;
+/** u32 words per pixel of the splat accumulation: additive RGB, OIT weighted RGBA (/ OIT_WEIGHT_MAX), OIT -ln(revealage). */
+export const SPLAT_WORDS = 8;
+/** Fixed-point scales of the OIT splat sums. */
+export const OIT_SCALE = 65536;
+export const REVEALAGE_SCALE = 4096;
+/** The largest OIT weight: splatted weights are stored divided by it, and scaled back when composited. */
+export const OIT_WEIGHT_MAX = 3000;
 /** Threads per workgroup of the splat. */
 export const SPLAT_WORKGROUP = 256;
 
@@ -26,6 +40,7 @@ export const SPLAT_WORKGROUP = 256;
 export const PARTICLE_RENDER_WGSL = /* wgsl */ `
 ${CAMERA_WGSL}
 ${PARTICLE_STRUCTS_WGSL}
+${OIT_WEIGHT_WGSL}
 
 struct RenderParams {
     capacity: u32,
@@ -120,8 +135,7 @@ fn fs_accumulate(in: Varying) -> Accumulated {
     let c = in.color * textureSample(atlas, atlas_sampler, in.uv);
     let a = c.a * soft_fade(in.position, in.depth_softness);
     let z = in.depth_softness.x;
-    // McGuire and Bavoil's weight (their eq. 7): nearer layers count for more
-    let w = clamp(10.0 / (1e-5 + pow(z / 5.0, 2.0) + pow(z / 200.0, 6.0)), 1e-2, 3e3);
+    let w = oit_weight(z);
     var out: Accumulated;
     out.accum = vec4f(c.rgb * a, a) * w;
     out.revealage = vec4f(a);
@@ -130,16 +144,19 @@ fn fs_accumulate(in: Varying) -> Accumulated {
 `;
 
 /**
- * The compute path for small additive particles: below a couple of pixels a billboard costs the rasteriser two
+ * The compute path for small particles: below a couple of pixels a billboard costs the rasteriser two
  * triangles and a few fragments each, which is what the draw's time is spent on. `cs_splat` (one thread per
  * particle on the splat list) projects the particle, tests it against the scene depth (and fades it when
  * soft), and adds its colour x alpha x footprint (its area in pixels x the frame's mean alpha) to its pixel in
  * a fixed-point accumulation buffer with atomics; `fs_splat_resolve` adds the buffer onto the scene colour.
- * Additive blending is a sum, so the order of the atomics does not matter.
+ * Additive blending is a sum, so the order of the atomics does not matter. Alpha particles add their weighted
+ * OIT terms the same way (weighted colour and alpha, and -ln(1 - alpha) for the revealage, whose product
+ * becomes a sum), and `fs_composite` folds them in with the rasterised ones.
  */
 export const PARTICLE_SPLAT_WGSL = /* wgsl */ `
 ${CAMERA_WGSL}
 ${PARTICLE_STRUCTS_WGSL}
+${OIT_WEIGHT_WGSL}
 
 struct RenderParams {
     capacity: u32,
@@ -209,12 +226,26 @@ fn cs_splat(@builtin(global_invocation_id) id: vec3u) {
         fade = clamp((scene - clip.w) / e.softness, 0.0, 1.0);
     }
     let coverage = diameter * diameter * render.frame_alpha[frame / 4u][frame % 4u];
-    let energy = c.rgb * (c.a * fade * coverage * ${SPLAT_SCALE}.0);
-    let at = (pixel.y * size.x + pixel.x) * 3u;
-    let units = vec3u(min(energy, vec3f(65535.0)) + 0.5);
-    if (units.r > 0u) { atomicAdd(&accumulation[at], units.r); }
-    if (units.g > 0u) { atomicAdd(&accumulation[at + 1u], units.g); }
-    if (units.b > 0u) { atomicAdd(&accumulation[at + 2u], units.b); }
+    let at = (pixel.y * size.x + pixel.x) * ${SPLAT_WORDS}u;
+    if ((e.flags & EMITTER_ALPHA) == 0u) {
+        let energy = c.rgb * (c.a * fade * coverage * ${SPLAT_SCALE}.0);
+        let units = vec3u(min(energy, vec3f(65535.0)) + 0.5);
+        if (units.r > 0u) { atomicAdd(&accumulation[at], units.r); }
+        if (units.g > 0u) { atomicAdd(&accumulation[at + 1u], units.g); }
+        if (units.b > 0u) { atomicAdd(&accumulation[at + 2u], units.b); }
+        return;
+    }
+    // weighted blended OIT, as fs_accumulate does it, with the particle's alpha spread over its footprint
+    let a = min(c.a * fade * min(coverage, 1.0), 0.999);
+    let w = oit_weight(clip.w) * (1.0 / ${OIT_WEIGHT_MAX}.0);
+    let weighted = min(vec4f(c.rgb * a, a) * (w * ${OIT_SCALE}.0), vec4f(1048576.0)) + 0.5;
+    let units = vec4u(weighted);
+    if (units.r > 0u) { atomicAdd(&accumulation[at + 3u], units.r); }
+    if (units.g > 0u) { atomicAdd(&accumulation[at + 4u], units.g); }
+    if (units.b > 0u) { atomicAdd(&accumulation[at + 5u], units.b); }
+    if (units.a > 0u) { atomicAdd(&accumulation[at + 6u], units.a); }
+    let reveal = u32(-log(1.0 - a) * ${REVEALAGE_SCALE}.0 + 0.5);
+    if (reveal > 0u) { atomicAdd(&accumulation[at + 7u], reveal); }
 }
 
 `;
@@ -229,25 +260,32 @@ ${FULLSCREEN_VERTEX_WGSL}
 @fragment
 fn fs_splat_resolve(in: FullscreenVarying) -> @location(0) vec4f {
     let pixel = vec2u(in.position.xy);
-    let at = (pixel.y * u32(resolve_camera.viewport.x) + pixel.x) * 3u;
+    let at = (pixel.y * u32(resolve_camera.viewport.x) + pixel.x) * ${SPLAT_WORDS}u;
     return vec4f(f32(resolved[at]), f32(resolved[at + 1u]), f32(resolved[at + 2u]), 0.0) * (1.0 / ${SPLAT_SCALE}.0);
 }
 `;
 
 /** The resolve of the alpha particles' accumulation over the scene colour. */
 export const PARTICLE_COMPOSITE_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
 ${FULLSCREEN_VERTEX_WGSL}
 @group(0) @binding(0) var accum_texture: texture_2d<f32>;
 @group(0) @binding(1) var revealage_texture: texture_2d<f32>;
+@group(0) @binding(2) var<uniform> camera: CameraUniforms;
+// the splat's sums (SPLAT_WORDS per pixel; words 3-7 are the alpha particles')
+@group(0) @binding(3) var<storage, read> splatted: array<u32>;
 
 @fragment
 fn fs_composite(in: FullscreenVarying) -> @location(0) vec4f {
     let pixel = vec2i(in.position.xy);
-    let revealage = textureLoad(revealage_texture, pixel, 0).r;
+    let at = (u32(pixel.y) * u32(camera.viewport.x) + u32(pixel.x)) * ${SPLAT_WORDS}u;
+    let splat_accum = vec4f(f32(splatted[at + 3u]), f32(splatted[at + 4u]), f32(splatted[at + 5u]), f32(splatted[at + 6u]))
+        * (${OIT_WEIGHT_MAX}.0 / ${OIT_SCALE}.0);
+    let revealage = textureLoad(revealage_texture, pixel, 0).r * exp(-f32(splatted[at + 7u]) * (1.0 / ${REVEALAGE_SCALE}.0));
     if (revealage >= 0.9999) {
         discard;
     }
-    let accum = textureLoad(accum_texture, pixel, 0);
+    let accum = textureLoad(accum_texture, pixel, 0) + splat_accum;
     // blended as colour * (1 - revealage) + scene * revealage
     return vec4f(accum.rgb / max(accum.a, 1e-5), revealage);
 }

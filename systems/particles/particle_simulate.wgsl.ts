@@ -108,8 +108,8 @@ const EMITTER_ALPHA: u32 = ${EMITTER_ALPHA}u;
  * - `cs_simulate` (one thread per slot): ages and integrates live particles (gravity, drag), kills those past
  *   their lifetime or whose emitter was removed (pushing the slot back on the dead list), and appends the
  *   survivors to the draw list of their blend mode: additive from the front, alpha from the back, one global
- *   atomic per workgroup. Additive particles whose billboard would cover less than `splat_pixels` pixels on
- *   screen go to the splat list instead (drawn by a compute splat, not the rasteriser: see particle_render).
+ *   atomic per workgroup. Particles whose billboard would cover less than `splat_pixels` pixels on screen go
+ *   to the splat list instead (drawn by a compute splat, not the rasteriser: see particle_render).
  *
  * The CPU writes only the uniforms and the emitter table: nothing it does depends on the particle count.
  */
@@ -288,7 +288,7 @@ fn cs_simulate(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocati
     workgroupBarrier();
 
     let i = thread_index(id, params.simulate_row);
-    // 0: nothing to draw, 1: additive, 2: alpha, 3: additive, splatted
+    // 0: nothing to draw, 1: additive, 2: alpha, 3: splatted (either blend)
     var mode = 0u;
     var rank = 0u;
     if (i < params.capacity) {
@@ -302,18 +302,16 @@ fn cs_simulate(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocati
                 p.velocity = (p.velocity + e.gravity * params.dt) * max(0.0, 1.0 - e.drag * params.dt);
                 p.position = p.position + p.velocity * params.dt;
                 particles[i] = p;
-                if ((e.flags & EMITTER_ALPHA) != 0u) {
+                let t = clamp(p.age / p.lifetime, 0.0, 1.0);
+                if (screen_pixels(p.position, mix(e.size_start, e.size_end, t)) < params.splat_pixels) {
+                    mode = 3u;
+                    rank = atomicAdd(&group_splat, 1u);
+                } else if ((e.flags & EMITTER_ALPHA) != 0u) {
                     mode = 2u;
                     rank = atomicAdd(&group_alpha, 1u);
                 } else {
-                    let t = clamp(p.age / p.lifetime, 0.0, 1.0);
-                    if (screen_pixels(p.position, mix(e.size_start, e.size_end, t)) < params.splat_pixels) {
-                        mode = 3u;
-                        rank = atomicAdd(&group_splat, 1u);
-                    } else {
-                        mode = 1u;
-                        rank = atomicAdd(&group_additive, 1u);
-                    }
+                    mode = 1u;
+                    rank = atomicAdd(&group_additive, 1u);
                 }
             } else {
                 particles[i].lifetime = 0.0;

@@ -21,7 +21,8 @@ describe("ParticleEmitter in levels", () => {
         expect(ParticleEmitter.color_start[eid * 4]).toBe(4);
         expect(scene.system.emitter_count).toBe(1);
         scene.ticks(2);
-        expect((await scene.system.read_back()).alpha).toBe(25);
+        const pool = await scene.system.read_back();
+        expect(pool.alpha + pool.splatted).toBe(25);
 
         const bad = (component: object): LevelError => {
             try {
