@@ -128,6 +128,8 @@ export class HighlightExtension extends RenderExtension {
     readonly #dynamic_offset = [0];
     /** Flood passes recorded last frame (for tests and benches). */
     flood_passes = 0;
+    /** Pick passes recorded since construction (for tests). */
+    pick_passes = 0;
 
     readonly #picks: Pick[] = [];
     /** The pick whose texel is being read back, or null. */
@@ -234,6 +236,7 @@ export class HighlightExtension extends RenderExtension {
         const builder = frame.graph.add("highlight / pick", data, this.#pick);
         data.ids = builder.read(ids);
         builder.make_side_effect();
+        this.pick_passes++;
     }
 
     #encode_pick(data: PassData, resources: FrameGraphResources, execution: FrameExecution): void {
