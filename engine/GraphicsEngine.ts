@@ -1,3 +1,4 @@
+import { GPUMemoryTracker, type GPUMemory } from "../shade/device/GPUMemoryTracker.js";
 import type { FramePhase } from "../shade/renderer/extension/FramePhase.js";
 import type { RenderExtension } from "../shade/renderer/extension/RenderExtension.js";
 import { RenderExtensionRegistry, type RenderPipelineDescription } from "../shade/renderer/extension/RenderExtensionRegistry.js";
@@ -45,6 +46,7 @@ export class GraphicsEngine {
     #resolution_scale = 0.75;
     #renderer: Renderer | null = null;
     #device: GPUDevice | null = null;
+    #memory: GPUMemoryTracker | null = null;
     #state: GraphicsEngineState = "stopped";
     /** What the last start()/stop() call asked for; the last call wins. */
     #wanted: "running" | "stopped" = "stopped";
@@ -69,6 +71,24 @@ export class GraphicsEngine {
     /** The live device, or null. */
     get device(): GPUDevice | null {
         return this.#device;
+    }
+
+    /**
+     * GPU bytes the engine's live device holds, per category: the frame graph's transient textures, every
+     * buffer, every other texture (extensions' own included: the device's createBuffer/createTexture are
+     * tracked). All 0 while there is no device. Written into `into` when given (no allocation).
+     */
+    gpu_memory(into: GPUMemory = { transients: 0, buffers: 0, textures: 0, total: 0 }): GPUMemory {
+        const memory = this.#memory;
+        const transients = this.#renderer?.graph.pool.live_bytes ?? 0;
+        const buffers = memory?.buffer_bytes ?? 0;
+        // the pool's textures are made through the tracked device too: counted once, as transients
+        const textures = memory === null ? 0 : memory.texture_bytes - transients;
+        into.transients = transients;
+        into.buffers = buffers;
+        into.textures = textures;
+        into.total = transients + buffers + textures;
+        return into;
     }
 
     /** How many renderers have been built over the engine's life. */
@@ -239,6 +259,7 @@ export class GraphicsEngine {
                 return;
             }
             const live = device;
+            const memory = GPUMemoryTracker.install(live);
             live.addEventListener("uncapturederror", (event) => {
                 const error = (event as GPUUncapturedErrorEvent).error;
                 this.#report(new Error(`GPU error: ${error.message}`));
@@ -258,10 +279,12 @@ export class GraphicsEngine {
             });
             for (const extension of this.#registry.all()) renderer.add_extension(extension);
             this.#device = live;
+            this.#memory = memory;
             this.#renderer = renderer;
             this.#restarts++;
             this.#state = "running";
         } catch (error) {
+            if (device !== null) GPUMemoryTracker.of(device)?.close();
             device?.destroy();
             this.#device = null;
             this.#renderer = null;
@@ -301,6 +324,9 @@ export class GraphicsEngine {
         const renderer = this.#renderer;
         this.#renderer = null;
         this.#device = null;
+        // the device is destroyed (stop) or lost: everything it held is gone with it
+        this.#memory?.close();
+        this.#memory = null;
         try {
             renderer?.destroy();
         } catch (error) {

@@ -1,3 +1,4 @@
+import { texture_byte_size } from "../texture_byte_size.js";
 import type { TextureAllocator } from "./TextureAllocator.js";
 import type { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
 
@@ -32,6 +33,7 @@ export class TransientTexturePool<T = GPUTexture, V = GPUTextureView> {
     #frame = 0;
     #created = 0;
     #live = 0;
+    #live_bytes = 0;
 
     constructor(allocator: TextureAllocator<T, V>) {
         this.allocator = allocator;
@@ -50,6 +52,11 @@ export class TransientTexturePool<T = GPUTexture, V = GPUTextureView> {
     /** Textures the pool holds now, in use or idle. */
     get live_count(): number {
         return this.#live;
+    }
+
+    /** Bytes of the textures the pool holds now (see `texture_byte_size`): GraphicsEngine.gpu_memory's transients. */
+    get live_bytes(): number {
+        return this.#live_bytes;
     }
 
     acquire(descriptor: TextureResourceDescriptor, label: string): PooledTexture<T, V> {
@@ -73,6 +80,7 @@ export class TransientTexturePool<T = GPUTexture, V = GPUTextureView> {
         bucket.push(entry);
         this.#created++;
         this.#live++;
+        this.#live_bytes += texture_byte_size(descriptor.format, descriptor.width, descriptor.height);
         return entry;
     }
 
@@ -93,6 +101,7 @@ export class TransientTexturePool<T = GPUTexture, V = GPUTextureView> {
                 if (entry.last_used_frame <= oldest_kept) {
                     this.allocator.destroy(entry.texture);
                     this.#live--;
+                    this.#live_bytes -= texture_byte_size(entry.descriptor.format, entry.descriptor.width, entry.descriptor.height);
                 } else {
                     bucket[w++] = entry;
                 }
@@ -109,5 +118,6 @@ export class TransientTexturePool<T = GPUTexture, V = GPUTextureView> {
             bucket.length = 0;
         }
         this.#live = 0;
+        this.#live_bytes = 0;
     }
 }
