@@ -1,0 +1,90 @@
+// FogGrid and FogOfWarSystem.update without a GPU (device-independent logic: the grid is CPU data).
+import { describe, expect, it } from "vitest";
+import { Transform } from "../../../engine/components/Transform.js";
+import { Engine } from "../../../engine/Engine.js";
+import { FogCellState } from "../../../systems/fog_of_war/FogCellState.js";
+import { FogGrid } from "../../../systems/fog_of_war/FogGrid.js";
+import { FogOfWarSystem } from "../../../systems/fog_of_war/FogOfWarSystem.js";
+import { FogRevealer } from "../../../systems/fog_of_war/FogRevealer.js";
+
+const grid_of = (fade_time = 0): FogGrid =>
+    new FogGrid({ width: 16, height: 16, bounds: [-8, -8, 8, 8], teams: 2, view_team: 0, fade_time, explored_level: 0.5 });
+
+describe("FogGrid (device-independent)", () => {
+    it("counts revealers per cell: a cell two revealers see stays visible while one leaves, and never blinks", () => {
+        const grid = grid_of();
+        grid.reveal(0, 5, 8, 1.5);
+        grid.reveal(0, 6, 8, 1.5);
+        grid.step(0);
+        expect(grid.counts[0][8 * 16 + 6]).toBe(2);
+        grid.conceal(0, 5, 8, 1.5);
+        grid.step(0);
+        expect(grid.cell_state(0, 6, 8)).toBe(FogCellState.Visible);
+        expect(grid.level[8 * 16 + 6]).toBe(1);
+        expect(grid.cell_state(0, 4, 8)).toBe(FogCellState.Explored);
+        expect(grid.level[8 * 16 + 4]).toBe(grid.explored_level);
+        expect(grid.cell_state(1, 6, 8), "teams do not share vision").toBe(FogCellState.Hidden);
+    });
+
+    it("only changed rows are dirty; nothing is dirty when nothing changed", () => {
+        const grid = grid_of();
+        grid.clean();
+        grid.reveal(0, 5, 8, 1.5);
+        grid.step(0);
+        expect([grid.dirty_min_row, grid.dirty_max_row]).toEqual([7, 9]);
+        grid.clean();
+        grid.step(1 / 30);
+        expect(grid.dirty_min_row > grid.dirty_max_row).toBe(true);
+    });
+
+    it("fades toward the new state over fade_time and then stops walking the cell", () => {
+        const grid = grid_of(1);
+        grid.reveal(0, 5, 8, 0);
+        grid.step(0.25);
+        expect(grid.level[8 * 16 + 5]).toBeCloseTo(0.25, 5);
+        expect(grid.fading_count).toBe(1);
+        grid.step(1);
+        expect(grid.level[8 * 16 + 5]).toBe(1);
+        expect(grid.fading_count).toBe(0);
+    });
+
+    it("refuses bad options with the option named", () => {
+        expect(() => new FogGrid({ width: 0, height: 4, bounds: [0, 0, 1, 1], teams: 1, view_team: 0, fade_time: 0, explored_level: 0.5 })).toThrow(/grid size/);
+        expect(() => new FogGrid({ width: 4, height: 4, bounds: [0, 0, 0, 1], teams: 1, view_team: 0, fade_time: 0, explored_level: 0.5 })).toThrow(/bounds/);
+        expect(() => new FogGrid({ width: 4, height: 4, bounds: [0, 0, 1, 1], teams: 2, view_team: 2, fade_time: 0, explored_level: 0.5 })).toThrow(/view_team/);
+    });
+});
+
+describe("FogOfWarSystem.update (no GPU)", () => {
+    it("touches the grid only when a revealer crosses a cell", async () => {
+        const engine = new Engine();
+        const fog = await engine.add_system(new FogOfWarSystem(engine.graphics, { grid: [16, 16], bounds: [-8, -8, 8, 8], fade_time: 0 }));
+        const em = engine.entityManager;
+        const eid = em.create_entity();
+        em.add_component(eid, Transform);
+        em.add_component(eid, FogRevealer, (e) => (FogRevealer.radius[e] = 2));
+        Transform.position.set([0.1, 0, 0.1], eid * 3);
+        engine.update(1 / 30);
+        expect(fog.moves).toBe(1);
+        // within the cell [0, 1) x [0, 1): nothing to do
+        for (const x of [0.3, 0.6, 0.99]) {
+            Transform.position[eid * 3] = x;
+            engine.update(1 / 30);
+            expect(fog.moves, `x = ${x}`).toBe(0);
+        }
+        Transform.position[eid * 3] = 1.01;
+        engine.update(1 / 30);
+        expect(fog.moves).toBe(1);
+        expect(fog.is_visible(0, 3, 0.5)).toBe(true);
+        expect(fog.cell_state(0, -1.5, 0.5)).toBe(FogCellState.Explored);
+        // a changed radius or team applies again
+        FogRevealer.team[eid] = 1;
+        engine.update(1 / 30);
+        expect(fog.moves).toBe(1);
+        expect(fog.is_visible(1, 1.5, 0.5)).toBe(true);
+        expect(fog.is_visible(0, 1.5, 0.5)).toBe(false);
+        FogRevealer.team[eid] = 9;
+        expect(() => engine.update(1 / 30)).toThrow(/entity \d+ has FogRevealer\.team 9, but the system tracks teams 0\.\.3/);
+        await engine.shutdown();
+    });
+});
