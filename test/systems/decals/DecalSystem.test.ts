@@ -72,8 +72,8 @@ describe("DecalSystem (Dawn)", () => {
             object_id: await f.capture.read("object_id"),
             depth: (await f.capture.read_depth()).data,
         };
-        // a 4 x 2 box on the ground, off centre; rotated 90 degrees about its axis: 2 wide in x, 4 long in z
-        add_decal(f.engine, [1.5, 0, -1], [4, 1, 2], { rotation: Math.PI / 2 });
+        // a 4 x 2 box on the ground, off centre, 6 tall (its silhouette is much larger than its footprint); rotated 90 degrees about its axis: 2 wide in x, 4 long in z
+        add_decal(f.engine, [1.5, 0, -1], [4, 6, 2], { rotation: Math.PI / 2 });
         f.engine.tick(DT);
         const albedo = await f.capture.read("albedo");
         write_readback_png(albedo, "decal_box_albedo");
@@ -121,6 +121,8 @@ describe("DecalSystem (Dawn)", () => {
         const a = 128 / 255;
         expect(Math.abs(p[0] - ground[0] * (1 - a))).toBeLessThanOrEqual(2);
         expect(Math.abs(p[2] - (255 * a + ground[2] * (1 - a)))).toBeLessThanOrEqual(2);
+        // the albedo's alpha (coverage) is the surface's, not the decal's
+        expect(p[3]).toBe(255);
         await f.engine.shutdown();
         expect(f.errors).toEqual([]);
     });
