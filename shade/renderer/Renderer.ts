@@ -203,6 +203,7 @@ export class Renderer {
         if (this.feature_taa_enabled) this.#upscale.jitter_camera(this.view.camera, this.#frames, internal_w, internal_h);
         else this.view.camera.update(internal_w, internal_h);
         this.view.camera.bind(this.device);
+        frame.bind_scene(this.scene);
         frame.begin(internal_w, internal_h, output_w, output_h);
         try {
             registry.record_phase(FramePhase.FrameStart, frame);

@@ -5,6 +5,7 @@ import { FramePhase } from "./FramePhase.js";
 import { frame_phase_name } from "./frame_phase_name.js";
 import { phases_carrying, type FrameRecord, type FrameRecordClass, type FrameRecordHost } from "./FrameRecord.js";
 import type { RenderView } from "./RenderView.js";
+import type { Scene } from "../scene/Scene.js";
 
 interface RecordEntry {
     /** The record of the current (or last) frame: `ring[slot]`. */
@@ -44,6 +45,7 @@ export class FrameContext implements FrameRecordHost {
     #closed = true;
 
     readonly #device: GPUDevice | null;
+    #scene: Scene | null = null;
 
     constructor(graph: FrameGraph, view: RenderView, device: GPUDevice | null = null) {
         this.#graph = graph;
@@ -67,6 +69,20 @@ export class FrameContext implements FrameRecordHost {
     get device(): GPUDevice {
         if (this.#device === null) throw new Error("FrameContext.device: this frame has no GPU device (a device-independent test frame)");
         return this.#device;
+    }
+
+    /**
+     * What the renderer draws this frame (meshes, the sun, lights): for extensions that draw the scene again
+     * from elsewhere, such as a shadow map from the sun.
+     */
+    get scene(): Scene {
+        if (this.#scene === null) throw new Error("FrameContext.scene: this frame has no scene (a frame not opened by a Renderer)");
+        return this.#scene;
+    }
+
+    /** @internal the renderer sets the scene it draws before each frame */
+    bind_scene(scene: Scene): void {
+        this.#scene = scene;
     }
 
     /** The phase now recording. */

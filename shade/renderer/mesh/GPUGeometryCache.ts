@@ -17,6 +17,18 @@ export interface GPUGeometry {
  * drawn and again when its `version` moves (`needsUpdate = true`). A lost device takes the cache with it.
  */
 export class GPUGeometryCache {
+    static readonly #shared = new WeakMap<GPUDevice, GPUGeometryCache>();
+
+    /** The device's shared cache: every pass drawing static meshes on it (G-buffer, shadows) uses one copy of each geometry. */
+    static of(device: GPUDevice): GPUGeometryCache {
+        let cache = GPUGeometryCache.#shared.get(device);
+        if (cache === undefined) {
+            cache = new GPUGeometryCache(device);
+            GPUGeometryCache.#shared.set(device, cache);
+        }
+        return cache;
+    }
+
     readonly device: GPUDevice;
     readonly #entries = new WeakMap<Geometry, GPUGeometry>();
 

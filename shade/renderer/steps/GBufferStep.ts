@@ -228,7 +228,7 @@ function build_state(device: GPUDevice): DeviceState {
     return {
         pipeline,
         scene_layout,
-        geometries: new GPUGeometryCache(device),
+        geometries: GPUGeometryCache.of(device),
         materials,
         scene_group: null,
         scene_group_camera: null,

@@ -12,12 +12,19 @@ import { CAMERA_WGSL } from "../scene/Camera.js";
 import { BindGroupCache } from "../../device/BindGroupCache.js";
 import { FULLSCREEN_VERTEX_WGSL } from "../fullscreen/fullscreen_vertex_wgsl.js";
 import type { Scene } from "../scene/Scene.js";
+import { ShadowMap } from "../shadows/ShadowMap.js";
+import { shadow_layout_entries, SHADOW_WGSL } from "../shadows/shadow_wgsl.js";
 
 /** Format of the HDR scene colour. */
 export const SCENE_COLOR_FORMAT: GPUTextureFormat = "rgba16float";
 const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 
-const DEFERRED_WGSL = /* wgsl */ `
+/**
+ * The deferred lighting shader; `shadows` adds the sun's shadow map (bindings 7-9, `SHADOW_WGSL`). Without
+ * shadows the text is the shader as it was before shadows existed.
+ */
+export function deferred_wgsl(shadows: boolean): string {
+    return /* wgsl */ `
 ${CAMERA_WGSL}
 ${LIGHTING_WGSL}
 @group(0) @binding(0) var<uniform> camera: CameraUniforms;
@@ -27,7 +34,7 @@ ${LIGHTING_WGSL}
 @group(0) @binding(4) var material_target: texture_2d<u32>;
 @group(0) @binding(5) var depth_target: texture_depth_2d;
 @group(0) @binding(6) var<storage, read> light_tiles: array<u32>;
-
+${shadows ? SHADOW_BINDINGS_WGSL : ""}
 ${FULLSCREEN_VERTEX_WGSL}
 
 @fragment
@@ -50,16 +57,28 @@ fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     let v = normalize(camera.position.xyz - p);
     let metalness = f32(material.x) / 255.0;
     let roughness = normal_roughness.w;
-    var color = shade_ambient_sun(&lights, n, v, albedo, roughness, metalness);
+    ${shadows ? SHADOWED_SUN_WGSL : "var color = shade_ambient_sun(&lights, n, v, albedo, roughness, metalness);"}
     color += shade_tile_points(&lights, vec2u(pixel), p, n, v, albedo, roughness, metalness);
     return vec4f(color, 1.0);
 }
 `;
+}
+
+const SHADOW_BINDINGS_WGSL = /* wgsl */ `@group(0) @binding(7) var shadow_map: texture_depth_2d;
+@group(0) @binding(8) var shadow_sampler: sampler_comparison;
+@group(0) @binding(9) var<uniform> shadow: ShadowCascades;
+${SHADOW_WGSL}
+`;
+
+const SHADOWED_SUN_WGSL = /* wgsl */ `let view_depth = -(camera.view * vec4f(p, 1.0)).z;
+    let sun = sun_shadow(p, n, view_depth);
+    var color = shade_ambient_sun_shadowed(&lights, n, v, albedo, roughness, metalness, sun);`;
 
 interface DeviceState {
     readonly pipeline: GPURenderPipeline;
     readonly layout: GPUBindGroupLayout;
     readonly groups: BindGroupCache;
+    readonly shadow_sampler: GPUSampler | null;
 }
 
 /**
@@ -76,12 +95,16 @@ export class LightingStep {
     #material = -1;
     #depth = -1;
     #output = -1;
+    #shadow_map = -1;
+    #shadow_cascades: GPUBuffer | null = null;
     #scene: Scene | null = null;
     #camera: GPUBuffer | null = null;
     readonly #keys: unknown[] = [null, null, null, null, null, null, null];
+    readonly #shadow_keys: unknown[] = [null, null, null, null, null, null, null, null, null, null];
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "lighting", colorAttachments: this.#colors };
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
+    readonly #per_device_shadowed = new WeakMap<GPUDevice, DeviceState>();
 
     record(frame: FrameContext, scene: Scene): void {
         const g = frame.get(GBufferTextures);
@@ -93,6 +116,15 @@ export class LightingStep {
         this.#normal = pass.read(g.normal);
         this.#material = pass.read(g.material);
         this.#depth = pass.read(frame.get(ViewTextures).depth);
+        // the sun's shadow map when a shadow extension published one; otherwise the shadowless shader
+        if (frame.has(ShadowMap)) {
+            const shadows = frame.get(ShadowMap);
+            this.#shadow_map = pass.read(shadows.map);
+            this.#shadow_cascades = shadows.cascades;
+        } else {
+            this.#shadow_map = -1;
+            this.#shadow_cascades = null;
+        }
         const target = pass.create(
             "scene colour",
             TextureResourceDescriptor.of(frame.resolution[0], frame.resolution[1], SCENE_COLOR_FORMAT, SCENE_USAGE),
@@ -104,13 +136,15 @@ export class LightingStep {
     /** @internal */
     execute(resources: FrameGraphResources, execution: FrameExecution): void {
         const device = execution.graphics;
-        let state = this.#per_device.get(device);
+        const shadowed = this.#shadow_map !== -1;
+        const states = shadowed ? this.#per_device_shadowed : this.#per_device;
+        let state = states.get(device);
         if (state === undefined) {
-            state = build_state(device);
-            this.#per_device.set(device, state);
+            state = build_state(device, shadowed);
+            states.set(device, state);
         }
         const lights = this.lights.upload(device, this.#scene!);
-        const keys = this.#keys;
+        const keys = shadowed ? this.#shadow_keys : this.#keys;
         keys[0] = this.#camera;
         keys[1] = lights;
         keys[2] = resources.view(this.#albedo);
@@ -118,6 +152,11 @@ export class LightingStep {
         keys[4] = resources.view(this.#material);
         keys[5] = resources.view(this.#depth);
         keys[6] = this.tiles.upload(device);
+        if (shadowed) {
+            keys[7] = resources.view(this.#shadow_map);
+            keys[8] = state.shadow_sampler;
+            keys[9] = this.#shadow_cascades;
+        }
         this.#colors[0] = resources.color_attachment(this.#output);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
@@ -131,10 +170,7 @@ export class LightingStep {
 function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUBindGroup {
     const cached = state.groups.find(keys);
     if (cached !== null) return cached;
-    const group = device.createBindGroup({
-        label: "lighting bind group",
-        layout: state.layout,
-        entries: [
+    const entries: GPUBindGroupEntry[] = [
             { binding: 0, resource: { buffer: keys[0] as GPUBuffer } },
             { binding: 1, resource: { buffer: keys[1] as GPUBuffer } },
             { binding: 2, resource: keys[2] as GPUTextureView },
@@ -142,16 +178,22 @@ function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUB
             { binding: 4, resource: keys[4] as GPUTextureView },
             { binding: 5, resource: keys[5] as GPUTextureView },
             { binding: 6, resource: { buffer: keys[6] as GPUBuffer } },
-        ],
-    });
+    ];
+    if (keys.length > 7) {
+        entries.push(
+            { binding: 7, resource: keys[7] as GPUTextureView },
+            { binding: 8, resource: keys[8] as GPUSampler },
+            { binding: 9, resource: { buffer: keys[9] as GPUBuffer } },
+        );
+    }
+    const group = device.createBindGroup({ label: keys.length > 7 ? "lighting bind group (shadowed)" : "lighting bind group", layout: state.layout, entries });
     return state.groups.add(keys, group);
 }
 
-function build_state(device: GPUDevice): DeviceState {
+function build_state(device: GPUDevice, shadowed: boolean): DeviceState {
     const F = GPUShaderStage.FRAGMENT;
-    const layout = device.createBindGroupLayout({
-        label: "lighting bind group layout",
-        entries: [
+    const label = shadowed ? "lighting (shadowed)" : "lighting";
+    const entries: GPUBindGroupLayoutEntry[] = [
             { binding: 0, visibility: F, buffer: { type: "uniform" } },
             { binding: 1, visibility: F, buffer: { type: "uniform" } },
             { binding: 2, visibility: F, texture: { sampleType: "unfilterable-float" } },
@@ -159,17 +201,21 @@ function build_state(device: GPUDevice): DeviceState {
             { binding: 4, visibility: F, texture: { sampleType: "uint" } },
             { binding: 5, visibility: F, texture: { sampleType: "depth" } },
             { binding: 6, visibility: F, buffer: { type: "read-only-storage" } },
-        ],
-    });
-    const module = device.createShaderModule({ label: "lighting shader", code: DEFERRED_WGSL });
+    ];
+    if (shadowed) entries.push(...shadow_layout_entries(7, F));
+    const layout = device.createBindGroupLayout({ label: `${label} bind group layout`, entries });
+    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_wgsl(shadowed) });
     const pipeline = device.createRenderPipeline({
-        label: "lighting pipeline",
-        layout: device.createPipelineLayout({ label: "lighting pipeline layout", bindGroupLayouts: [layout] }),
+        label: `${label} pipeline`,
+        layout: device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [layout] }),
         vertex: { module, entryPoint: "vs_fullscreen" },
         fragment: { module, entryPoint: "fs_main", targets: [{ format: SCENE_COLOR_FORMAT }] },
         primitive: { topology: "triangle-list" },
     });
-    return { pipeline, layout, groups: new BindGroupCache() };
+    const shadow_sampler = shadowed
+        ? device.createSampler({ label: "shadow comparison sampler", compare: "less-equal", magFilter: "linear", minFilter: "linear" })
+        : null;
+    return { pipeline, layout, groups: new BindGroupCache(), shadow_sampler };
 }
 
 function execute_lighting(step: LightingStep, resources: FrameGraphResources, execution: FrameExecution): void {

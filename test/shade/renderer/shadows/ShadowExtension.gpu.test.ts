@@ -1,0 +1,128 @@
+// The sun's cascaded shadow map on Dawn: a box on a plane casts its shadow where the sun direction says, and
+// a renderer without the shadow extension has no shadow pass, no shadow texture and the lighting unchanged.
+import { vec4 } from "gl-matrix";
+import { describe, expect, it } from "vitest";
+import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
+import { make_plane_geometry } from "../../../../shade/renderer/geometry/primitives/make_plane_geometry.js";
+import { Renderer } from "../../../../shade/renderer/Renderer.js";
+import { Mesh } from "../../../../shade/renderer/scene/Mesh.js";
+import { Scene } from "../../../../shade/renderer/scene/Scene.js";
+import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMaterial.js";
+import { ShadowExtension } from "../../../../shade/renderer/shadows/ShadowExtension.js";
+import { deferred_wgsl } from "../../../../shade/renderer/steps/LightingStep.js";
+import { TextureRenderTarget } from "../../../../shade/renderer/target/TextureRenderTarget.js";
+import { pixel_at, read_texture, with_gpu_device, write_readback_png, type TextureReadback } from "../../../harness/index.js";
+
+const SIZE = 64;
+
+/** A 1 m box standing on a 12 m plane, a sun travelling +x and down at 45 degrees, a camera above and in front. */
+function box_on_plane(): Scene {
+    const scene = new Scene();
+    const grey = new StandardMaterial({ base_color: [0.7, 0.7, 0.7, 1], roughness: 0.9 });
+    scene.add(new Mesh(make_plane_geometry(12, 12), grey));
+    const box = scene.add(new Mesh(make_box_geometry(1, 1, 1), new StandardMaterial({ base_color: [0.8, 0.3, 0.2, 1], roughness: 0.9 })));
+    box.position.set([0, 0.5, 0]);
+    scene.sun.direction.set([1, -1, 0]);
+    scene.sun.intensity = 3;
+    return scene;
+}
+
+function renderer_for(device: GPUDevice, scene: Scene, errors: Error[]) {
+    const target = new TextureRenderTarget(SIZE, SIZE);
+    const renderer = new Renderer({ device, target, scene, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+    const camera = renderer.view.camera;
+    camera.position.set([0, 7, 6]);
+    camera.target.set([0, 0, 0]);
+    camera.fov_y = Math.PI / 4;
+    return { renderer, target };
+}
+
+/** The output pixel where world point (x, y, z) lands with the camera of the last frame. */
+function pixel_of(renderer: Renderer, x: number, y: number, z: number): [number, number] {
+    const clip = vec4.transformMat4(vec4.create(), [x, y, z, 1], renderer.view.camera.view_projection);
+    return [Math.floor((clip[0] / clip[3] * 0.5 + 0.5) * SIZE), Math.floor((0.5 - (clip[1] / clip[3]) * 0.5) * SIZE)];
+}
+
+function luminance(image: TextureReadback, [x, y]: [number, number]): number {
+    const [r, g, b] = pixel_at(image, x, y);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+async function render(renderer: Renderer, target: TextureRenderTarget, device: GPUDevice): Promise<TextureReadback> {
+    renderer.render_frame();
+    return read_texture(device, target.acquire());
+}
+
+describe("ShadowExtension on Dawn", () => {
+    it("a box on a plane casts a shadow on the plane on the side the sun direction says; without the extension the plane is lit there", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const { renderer, target } = renderer_for(device, box_on_plane(), errors);
+            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256 }));
+            const shadowed = await render(renderer, target, device);
+            write_readback_png(shadowed, "shadow_box_on_plane");
+            // the sun travels +x and down at 45 degrees: the 1 m box shades the ground from x = 0.5 to 1.5
+            const in_shadow = pixel_of(renderer, 1.1, 0, 0);
+            const opposite = pixel_of(renderer, -1.1, 0, 0); // the sunlit side, as far from the box
+            const beyond = pixel_of(renderer, 2.2, 0, 0); // past the shadow's end
+            const lit_left = luminance(shadowed, opposite);
+            const dark = luminance(shadowed, in_shadow);
+            const lit_right = luminance(shadowed, beyond);
+            expect(dark, `shadow at ${in_shadow} vs sunlit ground at ${opposite}`).toBeLessThan(lit_left * 0.5);
+            expect(lit_right, "the ground past the shadow's end is sunlit").toBeGreaterThan(lit_left * 0.9);
+
+            renderer.remove_extension(shadows);
+            const unshadowed = await render(renderer, target, device);
+            write_readback_png(unshadowed, "shadow_box_on_plane_removed");
+            expect(luminance(unshadowed, in_shadow), "without the extension, the shadowed ground is as lit as the ground opposite").toBeCloseTo(lit_left, -0.5);
+            expect(luminance(unshadowed, opposite)).toBeCloseTo(lit_left, -0.5);
+            expect(errors).toEqual([]);
+            shadows.destroy();
+            renderer.destroy();
+        });
+    });
+
+    it("moving the sun moves the shadow: travelling -x, it falls on the other side", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const scene = box_on_plane();
+            scene.sun.direction.set([-1, -1, 0]);
+            const { renderer, target } = renderer_for(device, scene, errors);
+            renderer.add_extension(new ShadowExtension({ resolution: 256, cascades: 2 }));
+            const image = await render(renderer, target, device);
+            expect(luminance(image, pixel_of(renderer, -1.1, 0, 0))).toBeLessThan(luminance(image, pixel_of(renderer, 1.1, 0, 0)) * 0.5);
+            expect(errors).toEqual([]);
+            renderer.destroy();
+        });
+    });
+
+    it("costs nothing unregistered: no shadow pass, no shadow texture in the graph, the shadowless lighting shader", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const { renderer, target } = renderer_for(device, box_on_plane(), errors);
+            renderer.capture_pass_list = true;
+            renderer.capture_graph_dump = true;
+            await render(renderer, target, device);
+            const names = renderer.last_frame_passes.map((p) => p.name);
+            expect(names).toContain("lighting");
+            expect(names.filter((n) => /shadow/i.test(n))).toEqual([]);
+            expect(renderer.last_frame_dot).not.toMatch(/shadow/i);
+
+            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 128 }));
+            await render(renderer, target, device);
+            const with_shadows = renderer.last_frame_passes;
+            expect(with_shadows.find((p) => p.name === "shadows / cascades")).toEqual({ name: "shadows / cascades", scope: "shadows", culled: false });
+            expect(renderer.last_frame_dot).toMatch(/shadow map/);
+
+            renderer.remove_extension(shadows);
+            await render(renderer, target, device);
+            expect(renderer.last_frame_passes.map((p) => p.name)).toEqual(names);
+            expect(renderer.last_frame_dot).not.toMatch(/shadow/i);
+            // the shader without shadows binds and samples nothing of them
+            expect(deferred_wgsl(false)).not.toMatch(/shadow/i);
+            expect(deferred_wgsl(true)).toMatch(/sun_shadow/);
+            expect(errors).toEqual([]);
+            renderer.destroy();
+        });
+    });
+});
