@@ -56,6 +56,8 @@ export class FogGrid {
     readonly #fading: Int32Array;
     #fading_count = 0;
     readonly #is_fading: Uint8Array;
+    /** The level each fading cell moves to. */
+    readonly #target_level: Float32Array;
     /** Disc offsets (dx, dz pairs) by radius. New radii allocate once. */
     readonly #discs = new Map<number, Int32Array>();
 
@@ -96,6 +98,7 @@ export class FogGrid {
         this.pixels = new Uint8Array(cells);
         this.#fading = new Int32Array(cells);
         this.#is_fading = new Uint8Array(cells);
+        this.#target_level = new Float32Array(cells);
         this.fade_time = options.fade_time;
         // as stored in `level`, so that a finished fade compares equal to it
         this.explored_level = Math.fround(options.explored_level);
@@ -152,36 +155,83 @@ export class FogGrid {
     /** Adds one revealer of `team` at cell (ci, cj) seeing `radius` world units. */
     reveal(team: number, ci: number, cj: number, radius: number): void {
         const disc = this.#disc(radius);
-        const counts = this.counts[team];
-        const explored = this.explored[team];
-        const shown = team === this.#view_team;
-        const w = this.width;
-        const h = this.height;
-        for (let k = 0; k < disc.length; k += 2) {
-            const i = ci + disc[k];
-            const j = cj + disc[k + 1];
-            if (i < 0 || i >= w || j < 0 || j >= h) continue;
-            const cell = j * w + i;
-            if (counts[cell]++ === 0) {
-                explored[cell] = 1;
-                if (shown) this.#retarget(cell);
-            }
+        const rz = disc.length >> 1;
+        for (let dz = -rz; dz <= rz; dz++) {
+            const w = disc[dz + rz];
+            this.#span(team, cj + dz, ci - w, ci + w, 1);
         }
     }
 
     /** Takes back what `reveal` with the same arguments added. */
     conceal(team: number, ci: number, cj: number, radius: number): void {
         const disc = this.#disc(radius);
+        const rz = disc.length >> 1;
+        for (let dz = -rz; dz <= rz; dz++) {
+            const w = disc[dz + rz];
+            this.#span(team, cj + dz, ci - w, ci + w, -1);
+        }
+    }
+
+    /**
+     * `conceal(team, i0, j0, radius)` then `reveal(team, i1, j1, radius)`, touching only the cells that differ
+     * between the two discs (per row, at most two spans each way): a step of one cell costs the disc's
+     * perimeter, not its area. Cells in both discs keep their count and never pass through 0.
+     */
+    move(team: number, i0: number, j0: number, i1: number, j1: number, radius: number): void {
+        const disc = this.#disc(radius);
+        const rz = disc.length >> 1;
+        if (Math.abs(j1 - j0) > 2 * rz || Math.abs(i1 - i0) > 2 * (disc[rz] + 1)) {
+            // apart: nothing shared (reveal first, so no cell of the new disc drops to 0 on the way)
+            this.reveal(team, i1, j1, radius);
+            this.conceal(team, i0, j0, radius);
+            return;
+        }
+        const first = Math.min(j0, j1) - rz;
+        const last = Math.max(j0, j1) + rz;
+        for (let j = first; j <= last; j++) {
+            const d0 = j - j0;
+            const d1 = j - j1;
+            const in0 = d0 >= -rz && d0 <= rz;
+            const in1 = d1 >= -rz && d1 <= rz;
+            const a0 = in0 ? i0 - disc[d0 + rz] : 1;
+            const b0 = in0 ? i0 + disc[d0 + rz] : 0;
+            const a1 = in1 ? i1 - disc[d1 + rz] : 1;
+            const b1 = in1 ? i1 + disc[d1 + rz] : 0;
+            // new minus old, then old minus new (an empty span has a > b)
+            if (a0 > b0) this.#span(team, j, a1, b1, 1);
+            else {
+                this.#span(team, j, a1, Math.min(b1, a0 - 1), 1);
+                this.#span(team, j, Math.max(a1, b0 + 1), b1, 1);
+            }
+            if (a1 > b1) this.#span(team, j, a0, b0, -1);
+            else {
+                this.#span(team, j, a0, Math.min(b0, a1 - 1), -1);
+                this.#span(team, j, Math.max(a0, b1 + 1), b0, -1);
+            }
+        }
+    }
+
+    /** Adds `delta` (+1 or -1) to `team`'s counts of row `j`, columns `a ..= b` (clipped to the grid). */
+    #span(team: number, j: number, a: number, b: number, delta: number): void {
+        if (j < 0 || j >= this.height) return;
+        const first = a < 0 ? 0 : a;
+        const last = b >= this.width ? this.width - 1 : b;
+        if (first > last) return;
         const counts = this.counts[team];
         const shown = team === this.#view_team;
-        const w = this.width;
-        const h = this.height;
-        for (let k = 0; k < disc.length; k += 2) {
-            const i = ci + disc[k];
-            const j = cj + disc[k + 1];
-            if (i < 0 || i >= w || j < 0 || j >= h) continue;
-            const cell = j * w + i;
-            if (--counts[cell] === 0 && shown) this.#retarget(cell);
+        const row = j * this.width;
+        if (delta > 0) {
+            const explored = this.explored[team];
+            for (let cell = row + first, end = row + last; cell <= end; cell++) {
+                if (counts[cell]++ === 0) {
+                    explored[cell] = 1;
+                    if (shown) this.#retarget(cell);
+                }
+            }
+        } else {
+            for (let cell = row + first, end = row + last; cell <= end; cell++) {
+                if (--counts[cell] === 0 && shown) this.#retarget(cell);
+            }
         }
     }
 
@@ -192,11 +242,12 @@ export class FogGrid {
         const fading = this.#fading;
         const level = this.level;
         const pixels = this.pixels;
+        const targets = this.#target_level;
         const delta = this.fade_time > 0 ? dt / this.fade_time : 1;
         const w = this.width;
         for (let k = 0; k < n; ) {
             const cell = fading[k];
-            const target = this.#target(cell);
+            const target = targets[cell];
             const current = level[cell];
             const next = current < target ? Math.min(target, current + delta) : Math.max(target, current - delta);
             level[cell] = next;
@@ -248,8 +299,10 @@ export class FogGrid {
     }
 
     #retarget(cell: number): void {
+        const target = this.#target(cell);
+        this.#target_level[cell] = target;
         if (this.#is_fading[cell] !== 0) return;
-        if (this.level[cell] === this.#target(cell)) return;
+        if (this.level[cell] === target) return;
         this.#is_fading[cell] = 1;
         this.#fading[this.#fading_count++] = cell;
     }
@@ -259,22 +312,20 @@ export class FogGrid {
         if (row > this.dirty_max_row) this.dirty_max_row = row;
     }
 
-    /** The cells (dx, dz) whose centres lie within `radius` of the centre cell's centre. */
+    /**
+     * The disc of cells whose centres lie within `radius` of the centre cell's centre, as half widths per row:
+     * `disc[dz + rz]` = the largest |dx| in row dz (rows -rz ..= rz, `rz = disc.length >> 1`).
+     */
     #disc(radius: number): Int32Array {
         const cached = this.#discs.get(radius);
         if (cached !== undefined) return cached;
-        const rx = Math.floor(radius / this.cell_x);
         const rz = Math.floor(radius / this.cell_z);
-        const offsets: number[] = [];
+        const disc = new Int32Array(2 * rz + 1);
         const r2 = radius * radius;
         for (let dz = -rz; dz <= rz; dz++) {
-            for (let dx = -rx; dx <= rx; dx++) {
-                const x = dx * this.cell_x;
-                const z = dz * this.cell_z;
-                if (x * x + z * z <= r2) offsets.push(dx, dz);
-            }
+            const z = dz * this.cell_z;
+            disc[dz + rz] = Math.floor(Math.sqrt(Math.max(0, r2 - z * z)) / this.cell_x);
         }
-        const disc = Int32Array.from(offsets);
         // a grid of many distinct radii (animated sight) would grow this without bound
         if (this.#discs.size >= 256) this.#discs.clear();
         this.#discs.set(radius, disc);

@@ -188,7 +188,16 @@ export class FogOfWarSystem extends System {
             // NaN positions or radii reveal nothing (NaN compares unequal, so they never match below)
             const valid = i === i && j === j && radius >= 0;
             if (applied[eid] !== 0) {
-                if (valid && i === cell_i[eid] && j === cell_j[eid] && team === this.#team[eid] && radius === this.#radius[eid]) continue;
+                const same = team === this.#team[eid] && radius === this.#radius[eid];
+                if (valid && same && i === cell_i[eid] && j === cell_j[eid]) continue;
+                if (valid && same) {
+                    // a step into another cell: only the cells the two discs do not share change
+                    grid.move(team, cell_i[eid], cell_j[eid], i, j, radius);
+                    cell_i[eid] = i;
+                    cell_j[eid] = j;
+                    moves++;
+                    continue;
+                }
                 grid.conceal(this.#team[eid], cell_i[eid], cell_j[eid], this.#radius[eid]);
                 applied[eid] = 0;
             }

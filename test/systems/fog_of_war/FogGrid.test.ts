@@ -88,3 +88,29 @@ describe("FogOfWarSystem.update (no GPU)", () => {
         await engine.shutdown();
     });
 });
+
+describe("FogGrid.move (device-independent)", () => {
+    it("leaves the same counts as conceal + reveal, for steps in every direction, near edges and far apart", () => {
+        const a = grid_of();
+        const b = grid_of();
+        const steps = [[1, 0], [0, 1], [-1, -1], [2, -3], [0, 0], [-7, 5], [13, 13], [-20, 0]];
+        for (const radius of [0, 1, 2.5, 4]) {
+            let i = 3;
+            let j = 14;
+            a.reveal(0, i, j, radius);
+            b.reveal(0, i, j, radius);
+            for (const [di, dj] of steps) {
+                a.move(0, i, j, i + di, j + dj, radius);
+                b.conceal(0, i, j, radius);
+                b.reveal(0, i + di, j + dj, radius);
+                i += di;
+                j += dj;
+                expect(Array.from(a.counts[0]), `radius ${radius} step ${di},${dj}`).toEqual(Array.from(b.counts[0]));
+                expect(Array.from(a.explored[0])).toEqual(Array.from(b.explored[0]));
+            }
+            a.conceal(0, i, j, radius);
+            expect(a.counts[0].every((c) => c === 0)).toBe(true);
+            b.conceal(0, i, j, radius);
+        }
+    });
+});
