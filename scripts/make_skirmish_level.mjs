@@ -13,7 +13,12 @@ const TEAMS = [
     { name: "red", colour: [1, 0.4, 0.25, 0.55], trail: [1, 0.45, 0.2, 0.9], z: -6 },
 ];
 
-const entities = [];
+const entities = [
+    {
+        name: "ground",
+        Terrain: { size: 48, resolution: 129, height_scale: 2.4, seed: 7, octaves: 5, frequency: 2.2, sand_level: 0.08, snow_level: 2, rock_slope: 0.22 },
+    },
+];
 const routes = [];
 for (let team = 0; team < 2; team++) {
     for (let r = 0; r < 4; r++) {
@@ -42,7 +47,7 @@ for (let team = 0; team < 2; team++) {
     }
 }
 
-const UNITS_PER_ROUTE = 30;
+const UNITS_PER_ROUTE = 25;
 for (const [index, route] of routes.entries()) {
     for (let u = 0; u < UNITS_PER_ROUTE; u++) {
         entities.push({
@@ -50,6 +55,10 @@ for (const [index, route] of routes.entries()) {
             Transform: { position: [route.loop[0][0], 0.35, route.loop[0][1]] },
             Walker: { loop: route.loop, speed: round(1.2 + random() * 0.8), offset: round(u / UNITS_PER_ROUTE), team: route.team },
             Trail3D: { max_age: 1.2, width: 0.12, color: TEAMS[route.team].trail, head: [1, 1, 1, 1], tail: [1, 1, 1, 0] },
+            // the blue team is the player's: selection circles under its units, and it sees through the fog
+            ...(route.team === 0
+                ? { Decal: { size: [0.95, 2, 0.95], frame: 1, color: [0.45, 0.8, 1, 0.85] }, FogRevealer: { radius: 4.5, team: 0 } }
+                : {}),
         });
     }
 }
@@ -57,6 +66,7 @@ for (const [index, route] of routes.entries()) {
 // camps: a fire (additive sparks and flames) with smoke (alpha) rising from it
 const CAMPS = [[-16, 14], [16, 13], [-15, -14], [15, -13], [0, 0]];
 for (const [i, [x, z]] of CAMPS.entries()) {
+    entities.push({ name: `camp ${i + 1} scorch`, Transform: { position: [x, 0, z] }, Decal: { size: [3.2, 3, 3.2], frame: 0, color: [1, 1, 1, 0.95] } });
     entities.push({
         name: `camp ${i + 1} fire`,
         Transform: { position: [x, 0.1, z] },

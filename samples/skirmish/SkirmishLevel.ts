@@ -3,11 +3,15 @@ import { load_level } from "../../engine/level/load_level.js";
 import type { System } from "../../engine/System.js";
 import { FRAME_PHASES } from "../../shade/renderer/extension/FramePhase.js";
 import type { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
-import { make_plane_geometry } from "../../shade/renderer/geometry/primitives/make_plane_geometry.js";
-import { Mesh } from "../../shade/renderer/scene/Mesh.js";
 import { PointLight } from "../../shade/renderer/scene/PointLight.js";
-import { StandardMaterial } from "../../shade/renderer/scene/StandardMaterial.js";
 import { DebugDrawSystem } from "../../systems/debug_draw/DebugDrawSystem.js";
+import { DecalSystem } from "../../systems/decals/DecalSystem.js";
+import { FogOfWarSystem } from "../../systems/fog_of_war/FogOfWarSystem.js";
+import { Highlight } from "../../systems/highlight/Highlight.js";
+import { HighlightSystem } from "../../systems/highlight/HighlightSystem.js";
+import { ParticleEmitter } from "../../systems/particles/ParticleEmitter.js";
+import { Path } from "../../systems/path_display/Path.js";
+import { TerrainSystem } from "../../systems/terrain/TerrainSystem.js";
 import { GPUParticleEmitterSystem } from "../../systems/particles/GPUParticleEmitterSystem.js";
 import { PathDisplaySystem } from "../../systems/path_display/PathDisplaySystem.js";
 import { Trail3DSystem } from "../../systems/trails/Trail3DSystem.js";
@@ -30,6 +34,12 @@ export class SkirmishLevel {
     readonly trails: Trail3DSystem;
     readonly paths: PathDisplaySystem;
     readonly particles: GPUParticleEmitterSystem;
+    readonly terrain: TerrainSystem;
+    readonly decals: DecalSystem;
+    readonly fog: FogOfWarSystem;
+    readonly highlight: HighlightSystem;
+    /** The unit under the pointer, outlined; null when none. */
+    hovered: number | null = null;
     /** Toggled by `toggle_debug_draw`: a system added and removed at run time. */
     readonly debug: DebugDrawSystem;
     readonly grade = new ColorGradeExtension();
@@ -38,7 +48,6 @@ export class SkirmishLevel {
     #entities: number[] = [];
     #systems: System[] = [];
     #extensions: RenderExtension[] = [];
-    #meshes: Mesh[] = [];
     #lights: PointLight[] = [];
     #debug_on = false;
 
@@ -49,6 +58,11 @@ export class SkirmishLevel {
         this.trails = new Trail3DSystem(graphics, { segments: 32, initial_capacity: 512 });
         this.paths = new PathDisplaySystem(graphics);
         this.particles = new GPUParticleEmitterSystem(graphics, { capacity: 16384 });
+        this.terrain = new TerrainSystem(graphics);
+        this.decals = new DecalSystem(graphics);
+        this.fog = new FogOfWarSystem(graphics, { grid: [96, 96], bounds: [-24, -24, 48, 48], view_team: 0 });
+        this.highlight = new HighlightSystem(graphics);
+        this.walkers.ground = (x, z) => this.terrain.height_at(x, z);
         this.debug = new DebugDrawSystem(graphics, { line_width: 1.5 });
         this.minimap = new MinimapExtension(this.#minimap_source as MinimapSource);
     }
@@ -64,13 +78,34 @@ export class SkirmishLevel {
     /** Starts the level's systems, registers its extensions, builds the ground and loads `source` (level JSON). */
     async load(source: string | object): Promise<void> {
         const engine = this.engine;
-        for (const system of [this.walkers, this.units, this.trails, this.paths, this.particles]) {
+        for (const system of [this.terrain, this.walkers, this.units, this.decals, this.trails, this.paths, this.particles, this.fog, this.highlight]) {
             await engine.add_system(system);
             this.#systems.push(system);
         }
         this.#extensions.push(engine.graphics.add_extension(this.grade), engine.graphics.add_extension(this.minimap));
-        this.#build_ground();
+        this.#build_lights();
         this.#entities = load_level(engine, source);
+        // the terrain exists from its system's first update: build it, then put what the level placed on it
+        engine.update(0);
+        this.#drape_on_ground();
+        for (const [eid, mesh] of this.units.meshes) this.highlight.set_mesh(eid, mesh);
+    }
+
+    /** Outlines the unit under canvas pixel (x, y) (internal resolution), if any; resolves to it. */
+    async hover(x: number, y: number): Promise<number | null> {
+        const picked = await this.highlight.pick(x, y);
+        const unit = picked !== null && this.units.meshes.has(picked) ? picked : null;
+        if (unit === this.hovered) return unit;
+        const entities = this.engine.entityManager;
+        if (this.hovered !== null && entities.has_entity(this.hovered)) entities.remove_component(this.hovered, Highlight);
+        if (unit !== null) {
+            entities.add_component(unit, Highlight, (eid) => {
+                Highlight.color.set([1, 0.85, 0.25, 1], eid * 4);
+                Highlight.width[eid] = 2;
+            });
+        }
+        this.hovered = unit;
+        return unit;
     }
 
     /** Removes the level's entities, systems and extensions (reverse order); leaves the engine as before `load`. */
@@ -84,9 +119,7 @@ export class SkirmishLevel {
         for (const extension of this.#extensions) engine.graphics.remove_extension(extension);
         this.#extensions = [];
         const scene = engine.graphics.scene;
-        for (const mesh of this.#meshes) scene.remove(mesh);
         for (const light of this.#lights) scene.remove_point_light(light);
-        this.#meshes = [];
         this.#lights = [];
     }
 
@@ -104,23 +137,24 @@ export class SkirmishLevel {
         let n = 0;
         for (let k = 0; k < entities.length; k++) {
             const eid = entities[k];
-            if (n * 3 + 3 > source.xzt.length) break;
-            source.xzt[n * 3] = Transform.position[eid * 3];
-            source.xzt[n * 3 + 1] = Transform.position[eid * 3 + 2];
-            source.xzt[n * 3 + 2] = Walker.team[eid];
-            n++;
+            const x = Transform.position[eid * 3];
+            const y = Transform.position[eid * 3 + 1];
+            const z = Transform.position[eid * 3 + 2];
             if (this.#debug_on) {
-                const x = Transform.position[eid * 3];
-                const y = Transform.position[eid * 3 + 1];
-                const z = Transform.position[eid * 3 + 2];
-                const colour = Walker.team[eid] === 0 ? BLUE : RED;
                 const c = CENTRE;
                 c[0] = x;
                 c[1] = y;
                 c[2] = z;
                 for (let i = 0; i < 4; i++) ROTATION[i] = Transform.rotation[eid * 4 + i];
-                this.debug.box(c, HALF_UNIT, colour, 0, ROTATION);
+                this.debug.box(c, HALF_UNIT, Walker.team[eid] === 0 ? BLUE : RED, 0, ROTATION);
             }
+            // the minimap shows what the blue team sees: enemies only where the fog is lifted
+            if (n * 3 + 3 > source.xzt.length) continue;
+            if (Walker.team[eid] !== 0 && !this.fog.is_visible(0, x, z)) continue;
+            source.xzt[n * 3] = x;
+            source.xzt[n * 3 + 1] = z;
+            source.xzt[n * 3 + 2] = Walker.team[eid];
+            n++;
         }
         source.count = n;
     }
@@ -130,12 +164,8 @@ export class SkirmishLevel {
         return FRAME_PHASES.map((phase) => this.engine.graphics.extension_count(phase));
     }
 
-    #build_ground(): void {
+    #build_lights(): void {
         const scene = this.engine.graphics.scene;
-        const ground = new Mesh(make_plane_geometry(44, 44, 8), new StandardMaterial({ base_color: [0.32, 0.36, 0.26, 1], roughness: 0.95, label: "ground" }));
-        scene.add(ground);
-        this.#meshes.push(ground);
-        const CAMPS = [[-16, 14], [16, 13], [-15, -14], [15, -13], [0, 0]];
         for (const [x, z] of CAMPS) {
             const light = scene.add_point_light(new PointLight());
             light.position.set([x, 1.2, z]);
@@ -145,8 +175,37 @@ export class SkirmishLevel {
             this.#lights.push(light);
         }
     }
+
+    // Routes, camps and their lights follow the terrain: the level gives ground positions, the terrain the heights.
+    #drape_on_ground(): void {
+        const entities = this.engine.entityManager;
+        const ground = (x: number, z: number) => this.terrain.height_at(x, z);
+        for (const eid of this.#entities) {
+            const flat = Path.waypoints[eid];
+            if (entities.has_component(eid, Path) && flat !== undefined) {
+                // subdivided so that the tube hugs the ground between waypoints
+                const draped: number[] = [];
+                for (let i = 0; i + 3 < flat.length; i += 3) {
+                    for (let k = 0; k < 8; k++) {
+                        const t = k / 8;
+                        const x = flat[i] + (flat[i + 3] - flat[i]) * t;
+                        const z = flat[i + 2] + (flat[i + 5] - flat[i + 2]) * t;
+                        draped.push(x, ground(x, z) + 0.09, z);
+                    }
+                }
+                const last = flat.length - 3;
+                draped.push(flat[last], ground(flat[last], flat[last + 2]) + 0.09, flat[last + 2]);
+                Path.set_waypoints(eid, draped);
+            }
+            if (entities.has_component(eid, ParticleEmitter)) {
+                Transform.position[eid * 3 + 1] += ground(Transform.position[eid * 3], Transform.position[eid * 3 + 2]);
+            }
+        }
+        for (const light of this.#lights) light.position[1] = ground(light.position[0], light.position[2]) + 1.2;
+    }
 }
 
+const CAMPS = [[-16, 14], [16, 13], [-15, -14], [15, -13], [0, 0]];
 const BLUE: [number, number, number, number] = [0.4, 0.75, 1, 1];
 const RED: [number, number, number, number] = [1, 0.5, 0.35, 1];
 const HALF_UNIT: [number, number, number] = [0.3, 0.4, 0.3];

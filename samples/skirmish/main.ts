@@ -84,6 +84,21 @@ async function main(): Promise<void> {
     };
     requestAnimationFrame(frame);
 
+    // hover highlight: the unit under the pointer, found by picking the G-buffer's object ids
+    let hover_pending = false;
+    canvas.addEventListener("pointermove", (event) => {
+        const renderer = engine.graphics.renderer;
+        if (hover_pending || renderer === null) return;
+        const rect = canvas.getBoundingClientRect();
+        const internal = renderer.frame.internal_resolution;
+        const x = Math.floor(((event.clientX - rect.left) / rect.width) * internal[0]);
+        const y = Math.floor(((event.clientY - rect.top) / rect.height) * internal[1]);
+        hover_pending = true;
+        level.hover(x, y).then(
+            () => (hover_pending = false),
+            () => (hover_pending = false),
+        );
+    });
     window.addEventListener("keydown", (event) => {
         if (event.key === "d" || event.key === "D") void level.toggle_debug_draw();
         if (event.key === "g" || event.key === "G") level.grade.enabled_by_user = !level.grade.enabled_by_user;
@@ -105,6 +120,7 @@ async function main(): Promise<void> {
                     frames++;
                 }
             },
+            hover: (x: number, y: number) => level.hover(x, y),
             output_size: () => {
                 const r = engine.graphics.renderer;
                 return r === null ? null : [...r.frame.output_resolution, ...r.frame.internal_resolution];

@@ -20,6 +20,7 @@ interface Skirmish {
   errors: string[];
   frames(): number;
   advance(n: number): void;
+  hover(x: number, y: number): Promise<number | null>;
   output_size(): number[] | null;
   engine: { graphics: { stop(): Promise<void>; start(): Promise<void>; ready(): Promise<void>; device: GPUDevice | null; renderer_generation: number }; systems: readonly unknown[] };
   level: { unload(): Promise<void>; load(source: string): Promise<void>; toggle_debug_draw(): Promise<void>; extension_counts(): number[]; debug_draw_on: boolean };
@@ -126,6 +127,35 @@ describe('skirmish sample in headless Chromium', () => {
     await page.keyboard.press('d');
     await page.waitForFunction(() => !skirmish.level.debug_draw_on);
     expect(await page.evaluate(() => skirmish.level.extension_counts())).toEqual(counts);
+    expect(errors).toEqual([]);
+  });
+
+  it('hovering a unit picks it from the object-id target and outlines it; hovering the sky outlines nothing', async () => {
+    const found = await page.evaluate(async () => {
+      const size = skirmish.output_size()!;
+      const [w, h] = [size[2], size[3]];
+      // scan the lower half (the blue team's side) until a pick lands on a unit
+      for (let y = Math.floor(h * 0.55); y < h * 0.95; y += 3) {
+        for (let x = Math.floor(w * 0.05); x < w * 0.95; x += 3) {
+          const picked = skirmish.hover(x, y);
+          skirmish.advance(1);
+          const unit = await picked;
+          if (unit !== null) return { unit, x, y };
+        }
+      }
+      return null;
+    });
+    expect(found).not.toBeNull();
+    const outlined = await canvas_png(page);
+    const cleared = await page.evaluate(async () => {
+      const picked = skirmish.hover(1, 1); // the sky, top-left
+      skirmish.advance(1);
+      return picked;
+    });
+    expect(cleared).toBeNull();
+    await page.evaluate(() => skirmish.advance(1));
+    const plain = await canvas_png(page);
+    expect(difference(outlined, plain).far).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
 
