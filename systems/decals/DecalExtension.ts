@@ -173,6 +173,7 @@ export class DecalExtension extends RenderExtension {
             );
         }
         this.#colors[0] = resources.color_attachment(data.albedo);
+        this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         pass.setPipeline(state.pipeline);
         pass.setBindGroup(0, group);

@@ -94,6 +94,7 @@ export class TerrainExtension extends RenderExtension {
         colors[2] = resources.color_attachment(data.material);
         colors[3] = resources.color_attachment(data.object_id);
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(data.depth);
+        this.#descriptor.timestampWrites = execution.timestamp_writes;
         const draws = this.#source.draws;
         // uploads before the pass begins (queue writes are ordered before this frame's submit)
         for (let i = 0; i < draws.length; i++) this.#gpu(state, draws[i], data.camera!);
