@@ -6,6 +6,7 @@ import { RenderView } from "../shade/renderer/extension/RenderView.js";
 import { Renderer } from "../shade/renderer/Renderer.js";
 import { Scene } from "../shade/renderer/scene/Scene.js";
 import type { RenderTarget } from "../shade/renderer/target/RenderTarget.js";
+import { check_upscale_slot, type UpscaleSlot } from "../shade/renderer/upscale/Upscaler.js";
 
 export interface GraphicsEngineOptions {
     /** Where WebGPU comes from: `navigator.gpu` in a browser (the default), Dawn's `GPU` in Node. */
@@ -34,8 +35,7 @@ export type GraphicsEngineState = "stopped" | "starting" | "running" | "recoveri
  */
 export class GraphicsEngine {
     readonly view = new RenderView();
-    /** Kept across restarts and applied to every renderer. */
-    feature_taa_enabled = true;
+    #upscale: UpscaleSlot = "taa";
     /** Told about lost devices, failed recoveries and uncaptured GPU errors (see the option). */
     on_error: ((error: Error) => void) | null;
 
@@ -120,6 +120,28 @@ export class GraphicsEngine {
     }
 
     /** Dynamic resolution: internal size = output size x this (with TAA on), in (0, 4]. Checked here. */
+    /**
+     * The renderer's upscale slot (see `Renderer.upscale`): "taa", "none" or a user `Upscaler`; kept across
+     * restarts and applied to every renderer. Checked on assignment.
+     */
+    get upscale(): UpscaleSlot {
+        return this.#upscale;
+    }
+
+    set upscale(slot: UpscaleSlot) {
+        this.#upscale = check_upscale_slot(slot, "GraphicsEngine.upscale");
+    }
+
+    /** Whether the upscale slot holds TAA; false empties it if it held TAA. Kept across restarts. */
+    get feature_taa_enabled(): boolean {
+        return this.#upscale === "taa";
+    }
+
+    set feature_taa_enabled(enabled: boolean) {
+        if (enabled) this.#upscale = "taa";
+        else if (this.#upscale === "taa") this.#upscale = "none";
+    }
+
     get resolution_scale(): number {
         return this.#resolution_scale;
     }
@@ -224,7 +246,7 @@ export class GraphicsEngine {
     render(): boolean {
         const renderer = this.#renderer;
         if (renderer === null || this.#state !== "running") return false;
-        renderer.feature_taa_enabled = this.feature_taa_enabled;
+        renderer.upscale = this.#upscale;
         renderer.resolution_scale = this.#resolution_scale;
         renderer.scene = this.#scene;
         return renderer.render_frame();
@@ -272,7 +294,7 @@ export class GraphicsEngine {
                 target,
                 view: this.view,
                 scene: this.#scene,
-                feature_taa_enabled: this.feature_taa_enabled,
+                upscale: this.#upscale,
                 resolution_scale: this.#resolution_scale,
                 // one bad extension never takes the frame down: reported once, suspended, the rest drawn
                 on_error: (error) => this.#report(error),

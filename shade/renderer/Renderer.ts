@@ -16,12 +16,16 @@ import { TransparencyStep } from "./steps/TransparencyStep.js";
 import { Scene } from "./scene/Scene.js";
 import { UpscaleStep } from "./steps/UpscaleStep.js";
 import type { RenderTarget } from "./target/RenderTarget.js";
+import { SceneColor } from "./extension/SceneColor.js";
+import { check_upscale_slot, type Upscaler, type UpscaleSlot } from "./upscale/Upscaler.js";
 
 export interface RendererOptions {
     readonly device: GPUDevice;
     readonly target: RenderTarget;
-    /** Temporal upscale between AfterTransparency and BeforePresent. Default true. */
+    /** Temporal upscale between AfterTransparency and BeforePresent. Default true. Ignored when `upscale` is given. */
     readonly feature_taa_enabled?: boolean;
+    /** The upscale slot: "taa" (the default), "none" or a user `Upscaler`. */
+    readonly upscale?: UpscaleSlot;
     /** Internal resolution = output x scale, with TAA on. Default 0.75. */
     readonly resolution_scale?: number;
     readonly view?: RenderView;
@@ -54,8 +58,7 @@ export class Renderer {
     /** Meshes and lights, drawn by the G-buffer, lighting and transparency steps. */
     scene: Scene;
 
-    /** Temporal upscale on/off; off means one resolution on both sides of the boundary. */
-    feature_taa_enabled: boolean;
+    #upscale_slot: UpscaleSlot = "taa";
     #resolution_scale = 0.75;
     /** When true, each frame leaves its graph as DOT text in `last_frame_dot`. */
     capture_graph_dump = false;
@@ -86,7 +89,7 @@ export class Renderer {
         this.target = options.target;
         this.view = options.view ?? new RenderView();
         this.scene = options.scene ?? new Scene();
-        this.feature_taa_enabled = options.feature_taa_enabled ?? true;
+        this.upscale = options.upscale ?? ((options.feature_taa_enabled ?? true) ? "taa" : "none");
         this.resolution_scale = options.resolution_scale ?? 0.75;
         this.graph = new FrameGraph(new GPUTextureAllocator(this.device));
         this.frame = new FrameContext(this.graph, this.view, this.device);
@@ -108,6 +111,32 @@ export class Renderer {
             throw new RangeError(`Renderer.resolution_scale must be a number in (0, 4], got ${String(scale)}`);
         }
         this.#resolution_scale = scale;
+    }
+
+    /**
+     * The upscale slot between AfterTransparency and BeforePresent: the built-in TAA ("taa"), "none" (one
+     * resolution on both sides of the boundary), or a user `Upscaler` that writes the output-size scene colour.
+     * Checked on assignment.
+     */
+    get upscale(): UpscaleSlot {
+        return this.#upscale_slot;
+    }
+
+    set upscale(slot: UpscaleSlot) {
+        this.#upscale_slot = check_upscale_slot(slot, "Renderer.upscale");
+    }
+
+    /**
+     * Temporal upscale on/off: whether the slot holds the built-in TAA. Setting true puts TAA in the slot;
+     * setting false empties it if it held TAA (a user upscaler stays).
+     */
+    get feature_taa_enabled(): boolean {
+        return this.#upscale_slot === "taa";
+    }
+
+    set feature_taa_enabled(enabled: boolean) {
+        if (enabled) this.#upscale_slot = "taa";
+        else if (this.#upscale_slot === "taa") this.#upscale_slot = "none";
     }
 
     /** Frames rendered so far. */
@@ -193,14 +222,16 @@ export class Renderer {
         const texture = this.target.acquire();
         const output_w = texture.width;
         const output_h = texture.height;
-        const scale = this.feature_taa_enabled ? this.resolution_scale : 1;
+        const slot = this.#upscale_slot;
+        const upscaler = typeof slot === "object" ? slot : null;
+        const scale = slot === "none" ? 1 : upscaler !== null ? (upscaler.resolution_scale ?? this.resolution_scale) : this.resolution_scale;
         const internal_w = Math.max(1, Math.round(output_w * scale));
         const internal_h = Math.max(1, Math.round(output_h * scale));
 
         const frame = this.frame;
         const graph = this.graph;
         const registry = this.registry;
-        if (this.feature_taa_enabled) this.#upscale.jitter_camera(this.view.camera, this.#frames, internal_w, internal_h);
+        if (slot === "taa" || upscaler?.jitter === true) this.#upscale.jitter_camera(this.view.camera, this.#frames, internal_w, internal_h);
         else this.view.camera.update(internal_w, internal_h);
         this.view.camera.bind(this.device);
         frame.bind_scene(this.scene);
@@ -221,7 +252,8 @@ export class Renderer {
             registry.record_phase(FramePhase.AfterTransparency, frame);
 
             frame.enter(FramePhase.BeforePresent);
-            this.#upscale.record(frame, this.feature_taa_enabled);
+            if (upscaler !== null) this.#record_upscaler(upscaler, frame);
+            else this.#upscale.record(frame, slot === "taa");
             registry.record_phase(FramePhase.BeforePresent, frame);
             const canvas = graph.import_texture("present target", texture);
             const presented = this.#tonemap.record(frame, canvas);
@@ -251,6 +283,27 @@ export class Renderer {
             graph.reset();
             this.view.camera.unbind();
             this.#frames++;
+        }
+    }
+
+    // A user upscaler at BeforePresent, scoped under its name; it must leave the scene colour at the output size.
+    #record_upscaler(upscaler: Upscaler, frame: FrameContext): void {
+        const graph = this.graph;
+        const depth = graph.scope_depth;
+        graph.push_scope(upscaler.name);
+        try {
+            upscaler.record(frame);
+        } catch (error) {
+            throw new Error(`Upscaler '${upscaler.name}' failed to record at BeforePresent`, { cause: error });
+        } finally {
+            graph.pop_scopes_to(depth);
+        }
+        const size = frame.describe(frame.get(SceneColor).color);
+        const out = frame.output_resolution;
+        if (size.width !== out[0] || size.height !== out[1]) {
+            throw new Error(
+                `Upscaler '${upscaler.name}' left SceneColor at ${size.width}x${size.height}; it must publish the scene colour at the output size ${out[0]}x${out[1]}`,
+            );
         }
     }
 
