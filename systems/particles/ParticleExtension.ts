@@ -199,6 +199,8 @@ export class ParticleExtension extends RenderExtension {
     }
 
     override destroy(): void {
+        this.#state?.render_params.destroy();
+        this.#state?.accumulation?.destroy();
         this.#state = null;
         this.#draw.camera = null;
         this.#colors.length = 0;
