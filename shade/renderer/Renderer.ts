@@ -1,6 +1,6 @@
 import { FrameGraph } from "../device/graph/FrameGraph.js";
 import { GPUTextureAllocator } from "../device/graph/GPUTextureAllocator.js";
-import { GPUPassTimer } from "../device/graph/GPUPassTimer.js";
+import { GPUPassTimer, type ScopeTiming } from "../device/graph/GPUPassTimer.js";
 import { FrameContext } from "./extension/FrameContext.js";
 import { FramePhase } from "./extension/FramePhase.js";
 import { PresentTarget } from "./extension/PresentTarget.js";
@@ -159,6 +159,24 @@ export class Renderer {
     /** The resolved pipeline as data. */
     describe(): RenderPipelineDescription {
         return this.registry.describe();
+    }
+
+    /**
+     * GPU time per extension in the latest timed frame: the sum of the timestamps of the passes recorded in its
+     * scope (an extension's `record`, a user upscaler's), in the order they ran; built-in steps are not in it
+     * (see `timer.timings`). Empty without `timestamp-query`. For inspectors: it copies the list.
+     */
+    extension_timings(): ScopeTiming[] {
+        const timer = this.timer;
+        if (timer === null) return [];
+        const out: ScopeTiming[] = [];
+        for (let i = 0; i < timer.scope_timing_count; i++) out.push({ ...timer.scope_timings[i] });
+        return out;
+    }
+
+    /** GPU milliseconds of one extension (by instance or name) in the latest timed frame; 0 if it ran no timed pass. */
+    extension_ms(extension: RenderExtension | string): number {
+        return this.timer?.scope_ms(typeof extension === "string" ? extension : extension.name) ?? 0;
     }
 
     /** Whether the renderer was destroyed (its device lost, or stopped). */

@@ -437,7 +437,8 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                     resource.pooled = this.pool.acquire(resource.descriptor, resource.name);
                 }
                 if (this.debug_groups) encoder.pushDebugGroup(p.name);
-                execution.enter(p.name);
+                const root = this.timer === null ? -1 : this.root_scope(p.scope);
+                execution.enter(p.name, root === -1 ? null : this.#scopes[root].name);
                 this.#running_pass = i;
                 try {
                     p.execute!(p.data, this.#accessor, execution);

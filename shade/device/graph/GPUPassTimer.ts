@@ -1,6 +1,8 @@
 /** One pass's GPU time as last measured. */
 export interface PassTiming {
     name: string;
+    /** The outermost graph scope the pass ran in (the extension that recorded it), or null for built-in steps. */
+    scope: string | null;
     /** Milliseconds between the pass's begin and end timestamps. */
     ms: number;
 }
@@ -13,6 +15,15 @@ interface Readback {
     busy: boolean;
     count: number;
     readonly names: string[];
+    readonly scopes: (string | null)[];
+}
+
+/** GPU time of one graph scope (an extension): the sum of its passes' times. */
+export interface ScopeTiming {
+    name: string;
+    ms: number;
+    /** How many of its passes were timed. */
+    passes: number;
 }
 
 /**
@@ -26,12 +37,16 @@ export class GPUPassTimer {
     /** The latest frame's timings, in execution order; entries are reused. */
     readonly timings: PassTiming[] = [];
     timing_count = 0;
+    /** The latest frame's time per outermost scope (per extension), in order of first appearance; entries are reused. */
+    readonly scope_timings: ScopeTiming[] = [];
+    scope_timing_count = 0;
 
     readonly #query_set: GPUQuerySet;
     readonly #resolve: GPUBuffer;
     readonly #ring: Readback[] = [];
     readonly #writes: GPURenderPassTimestampWrites[] = [];
     readonly #names: string[] = [];
+    readonly #scopes: (string | null)[] = [];
     #count = 0;
 
     constructor(device: GPUDevice) {
@@ -51,6 +66,7 @@ export class GPUPassTimer {
                 busy: false,
                 count: 0,
                 names: [],
+                scopes: [],
             });
         }
         for (let i = 0; i < MAX_PASSES; i++) {
@@ -64,9 +80,10 @@ export class GPUPassTimer {
     }
 
     /** The timestamp writes for the next pass (named `name`), or undefined past the capacity. */
-    next(name: string): GPURenderPassTimestampWrites | undefined {
+    next(name: string, scope: string | null = null): GPURenderPassTimestampWrites | undefined {
         if (this.#count >= MAX_PASSES) return undefined;
         this.#names[this.#count] = name;
+        this.#scopes[this.#count] = scope;
         return this.#writes[this.#count++];
     }
 
@@ -89,7 +106,10 @@ export class GPUPassTimer {
         encoder.copyBufferToBuffer(this.#resolve, 0, slot.buffer, 0, this.#count * 16);
         slot.busy = true;
         slot.count = this.#count;
-        for (let i = 0; i < this.#count; i++) slot.names[i] = this.#names[i];
+        for (let i = 0; i < this.#count; i++) {
+            slot.names[i] = this.#names[i];
+            slot.scopes[i] = this.#scopes[i];
+        }
         return slot;
     }
 
@@ -102,13 +122,15 @@ export class GPUPassTimer {
                 for (let i = 0; i < slot.count; i++) {
                     let t = this.timings[i];
                     if (t === undefined) {
-                        t = { name: "", ms: 0 };
+                        t = { name: "", scope: null, ms: 0 };
                         this.timings.push(t);
                     }
                     t.name = slot.names[i];
+                    t.scope = slot.scopes[i];
                     t.ms = Number(times[i * 2 + 1] - times[i * 2]) / 1e6;
                 }
                 this.timing_count = slot.count;
+                this.#sum_scopes();
                 slot.buffer.unmap();
                 slot.busy = false;
             },
@@ -116,6 +138,33 @@ export class GPUPassTimer {
                 slot.busy = false; // a lost device: nothing to read
             },
         );
+    }
+
+    /** GPU milliseconds of scope `name` (an extension's passes summed) in the latest timed frame; 0 when it ran none. */
+    scope_ms(name: string): number {
+        for (let i = 0; i < this.scope_timing_count; i++) if (this.scope_timings[i].name === name) return this.scope_timings[i].ms;
+        return 0;
+    }
+
+    #sum_scopes(): void {
+        const sums = this.scope_timings;
+        let count = 0;
+        for (let i = 0; i < this.timing_count; i++) {
+            const scope = this.timings[i].scope;
+            if (scope === null) continue;
+            let k = 0;
+            while (k < count && sums[k].name !== scope) k++;
+            if (k === count) {
+                if (sums[k] === undefined) sums.push({ name: scope, ms: 0, passes: 0 });
+                sums[k].name = scope;
+                sums[k].ms = 0;
+                sums[k].passes = 0;
+                count++;
+            }
+            sums[k].ms += this.timings[i].ms;
+            sums[k].passes++;
+        }
+        this.scope_timing_count = count;
     }
 
     destroy(): void {

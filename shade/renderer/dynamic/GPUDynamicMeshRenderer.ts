@@ -273,6 +273,7 @@ export class GPUDynamicMeshRenderer {
 
         this.#color_attachments[0] = resources.color_attachment(slot.output);
         this.#pass_descriptor.depthStencilAttachment = resources.depth_attachment(slot.depth);
+        this.#pass_descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#pass_descriptor);
         pass.setPipeline(pipeline);
         pass.setBindGroup(0, bind_group);
