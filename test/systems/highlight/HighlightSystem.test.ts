@@ -182,12 +182,7 @@ describe("HighlightSystem (Dawn)", () => {
         engine.entityManager.add_component(eye, Transform);
         engine.entityManager.add_component(eye, FogRevealer, (e) => (FogRevealer.radius[e] = 3));
         Transform.position.set([2.5, 0, 0], eye * 3);
-        await engine.add_system(new GPUParticleEmitterSystem(engine.graphics));
-        await engine.add_system(new PathDisplaySystem(engine.graphics));
-        await engine.add_system(new Trail3DSystem(engine.graphics));
-        const phase = engine.graphics.describe().phases.find((p) => p.phase === FramePhase.AfterTransparency)!;
-        const names = phase.extensions.map((e) => e.name);
-        expect(names.filter((n) => n !== "debug draw")).toEqual(["highlight", "particles", "path display", "trails", "fog of war"]);
+        // highlight and fog alone: "fog of war" sorts first by name, so only the fog's declaration puts it after
         engine.tick(1 / 30);
         const fogged = await read();
         write_readback_png(fogged, "highlight_under_fog");
@@ -197,6 +192,15 @@ describe("HighlightSystem (Dawn)", () => {
         const outline = left - 1;
         expect(redness(pixel_at(bright, outline, y)), "outline without fog").toBeGreaterThan(60);
         expect(pixel_at(fogged, outline, y)[0], `outline under fog ${pixel_at(fogged, outline, y).join(",")}`).toBeLessThan(pixel_at(bright, outline, y)[0] * 0.4);
+        // highlight and fog alone (what the pixels above ran): name order would put "fog of war" first; the fog's declaration puts it after
+        const alone = engine.graphics.describe().phases.find((p) => p.phase === FramePhase.AfterTransparency)!;
+        expect(alone.extensions.map((e) => e.name)).toEqual(["highlight", "fog of war"]);
+        await engine.add_system(new GPUParticleEmitterSystem(engine.graphics));
+        await engine.add_system(new PathDisplaySystem(engine.graphics));
+        await engine.add_system(new Trail3DSystem(engine.graphics));
+        const phase = engine.graphics.describe().phases.find((p) => p.phase === FramePhase.AfterTransparency)!;
+        const names = phase.extensions.map((e) => e.name);
+        expect(names.filter((n) => n !== "debug draw")).toEqual(["highlight", "particles", "path display", "trails", "fog of war"]);
         expect(fog.is_visible(0, 2.5, 0)).toBe(true);
         await engine.graphics.stop();
         expect(errors).toEqual([]);
