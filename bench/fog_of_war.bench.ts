@@ -7,11 +7,11 @@
 //
 // Dawn device (SwiftShader here, or a real GPU through VK_ICD_FILENAMES). Two speeds: 4 cells/s (a walking
 // unit: about 7% of the revealers cross a cell per frame at 60 Hz) and 60 cells/s (every revealer crosses a
-// cell every frame: the worst case). Full frames are rendered at 128x128 (TAA off) through Engine.tick so that
+// cell every frame: the worst case). Full frames are rendered at BENCH_SIZE squared (default 128, TAA off) through Engine.tick so that
 // the upload and the fog pass run as in a game; medians over TIMED_FRAMES. Knobs: BENCH_FRAMES, BENCH_REVEALERS.
 import { PerformanceObserver, constants, performance } from "node:perf_hooks";
 import { cpus } from "node:os";
-import { create, globals } from "webgpu";
+import { createRequire } from "node:module";
 import { Transform } from "../engine/components/Transform.js";
 import { Engine } from "../engine/Engine.js";
 import { make_box_geometry } from "../shade/renderer/geometry/primitives/make_box_geometry.js";
@@ -23,7 +23,15 @@ import { FogRevealer } from "../systems/fog_of_war/FogRevealer.js";
 
 const SWIFTSHADER_ICD = "/usr/lib/chromium/vk_swiftshader_icd.json";
 if (!process.env.VK_ICD_FILENAMES && !process.env.VK_DRIVER_FILES) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-Object.assign(globalThis, globals);
+interface Dawn {
+    create(flags: string[]): GPU;
+    globals: object;
+}
+// DAWN_NODE=<path to dawn.node> loads Dawn by path instead of the `webgpu` package (the H200 runs)
+const dawn: Dawn = process.env.DAWN_NODE
+    ? (createRequire(import.meta.url)(process.env.DAWN_NODE) as Dawn)
+    : ((await import("webgpu")) as unknown as Dawn);
+Object.assign(globalThis, dawn.globals);
 
 const REVEALERS = Number(process.env.BENCH_REVEALERS ?? 2000);
 const GRID = 512;
@@ -31,6 +39,7 @@ const RADIUS = 10;
 const WARMUP = 60;
 const TIMED_FRAMES = Number(process.env.BENCH_FRAMES ?? 300);
 const DT = 1 / 60;
+const SIZE = Number(process.env.BENCH_SIZE ?? 128);
 
 function median(values: number[]): number {
     const sorted = values.slice().sort((a, b) => a - b);
@@ -47,7 +56,7 @@ new PerformanceObserver((list) => {
 
 async function run(gpu: GPU, speed: number): Promise<string> {
     const errors: Error[] = [];
-    const engine = new Engine({ graphics: { gpu, target: new TextureRenderTarget(128, 128), on_error: (e) => errors.push(e) } });
+    const engine = new Engine({ graphics: { gpu, target: new TextureRenderTarget(SIZE, SIZE), adapter_options: { powerPreference: "high-performance" }, on_error: (e) => errors.push(e) } });
     engine.graphics.feature_taa_enabled = false;
     const camera = engine.graphics.view.camera;
     camera.position.set([0, 300, 200]);
@@ -150,10 +159,10 @@ async function run(gpu: GPU, speed: number): Promise<string> {
 }
 
 async function main(): Promise<void> {
-    const gpu = create(["disable-dawn-features=timestamp_quantization"]);
-    const adapter = await gpu.requestAdapter();
+    const gpu = dawn.create(["disable-dawn-features=timestamp_quantization"]);
+    const adapter = await gpu.requestAdapter({ powerPreference: "high-performance" });
     console.log(
-        `fog of war bench: ${GRID}x${GRID} grid, ${REVEALERS} revealers (radius ${RADIUS} cells, 2 teams); ` +
+        `fog of war bench: ${GRID}x${GRID} grid, ${REVEALERS} revealers (radius ${RADIUS} cells, 2 teams), ${SIZE}x${SIZE} frames; ` +
             `${adapter?.info.description || adapter?.info.device || "?"}; ${cpus()[0]?.model ?? "?"} x ${cpus().length}; node ${process.version}`,
     );
     for (const speed of [4, 60]) console.log(await run(gpu, speed));

@@ -8,7 +8,7 @@
 // Dawn device (SwiftShader here, or a real GPU through VK_ICD_FILENAMES), TAA off; medians over BENCH_FRAMES.
 import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
-import { create, globals } from "webgpu";
+import { createRequire } from "node:module";
 import { Transform } from "../engine/components/Transform.js";
 import { Engine } from "../engine/Engine.js";
 import { make_box_geometry } from "../shade/renderer/geometry/primitives/make_box_geometry.js";
@@ -20,7 +20,15 @@ import { HighlightSystem } from "../systems/highlight/HighlightSystem.js";
 
 const SWIFTSHADER_ICD = "/usr/lib/chromium/vk_swiftshader_icd.json";
 if (!process.env.VK_ICD_FILENAMES && !process.env.VK_DRIVER_FILES) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-Object.assign(globalThis, globals);
+interface Dawn {
+    create(flags: string[]): GPU;
+    globals: object;
+}
+// DAWN_NODE=<path to dawn.node> loads Dawn by path instead of the `webgpu` package (the H200 runs)
+const dawn: Dawn = process.env.DAWN_NODE
+    ? (createRequire(import.meta.url)(process.env.DAWN_NODE) as Dawn)
+    : ((await import("webgpu")) as unknown as Dawn);
+Object.assign(globalThis, dawn.globals);
 
 const SIZE = Number(process.env.BENCH_SIZE ?? 256);
 const WARMUP = 20;
@@ -42,7 +50,7 @@ interface Row {
 
 async function run(gpu: GPU, width: number): Promise<Row> {
     const errors: Error[] = [];
-    const engine = new Engine({ graphics: { gpu, target: new TextureRenderTarget(SIZE, SIZE), on_error: (e) => errors.push(e) } });
+    const engine = new Engine({ graphics: { gpu, target: new TextureRenderTarget(SIZE, SIZE), adapter_options: { powerPreference: "high-performance" }, on_error: (e) => errors.push(e) } });
     engine.graphics.feature_taa_enabled = false;
     const camera = engine.graphics.view.camera;
     camera.position.set([0, 12, 8]);
@@ -97,8 +105,8 @@ async function run(gpu: GPU, width: number): Promise<Row> {
 }
 
 async function main(): Promise<void> {
-    const gpu = create(["disable-dawn-features=timestamp_quantization"]);
-    const adapter = await gpu.requestAdapter();
+    const gpu = dawn.create(["disable-dawn-features=timestamp_quantization"]);
+    const adapter = await gpu.requestAdapter({ powerPreference: "high-performance" });
     console.log(
         `highlight bench: ${BOXES} highlighted boxes at ${SIZE}x${SIZE}; ${adapter?.info.description || adapter?.info.device || "?"}; ` +
             `${cpus()[0]?.model ?? "?"} x ${cpus().length}; node ${process.version}`,
