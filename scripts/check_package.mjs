@@ -1,4 +1,4 @@
-// Proves the package works for someone else: builds it (scripts/build_lib.mjs), packs it (`npm pack`), installs
+// Proves the package works for someone else: packs it (`npm pack`, whose prepack script builds lib/), installs
 // the tarball into a scratch project in the system temp folder (its dependencies from the npm registry), then,
 // in that project, type-checks the guide's game (docs/example/, which imports only `shade-ts/...`) with this
 // repository's tsc, bundles it with esbuild, and runs it on Dawn (the `webgpu` package, linked from this
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { ROOT, build_lib, tsc_command } from './build_lib.mjs';
+import { ROOT, tsc_command } from './build_lib.mjs';
 
 const exec_file = promisify(exec_file_cb);
 export const SKIPPED = 3;
@@ -73,12 +73,12 @@ export async function check_package({ keep = false } = {}) {
   }
   const scratch = mkdtempSync(join(tmpdir(), 'shade-ts-package-'));
   try {
-    await step('build (npm run build:lib)', () => build_lib({ quiet: true }), timings);
     const packed = await step(
-      'npm pack',
+      'npm pack (its prepack script builds lib/)',
       async () => {
         const { stdout } = await exec_file(NPM, ['pack', '--json', '--pack-destination', scratch], { cwd: ROOT, maxBuffer: 64 << 20 });
-        const [info] = JSON.parse(stdout);
+        // the prepack script's output comes first
+        const [info] = JSON.parse(stdout.slice(stdout.search(/^\[/m)));
         const files = info.files.map((f) => f.path);
         for (const needed of ['lib/dev/shade/index.js', 'lib/prod/engine/Engine.js', 'lib/types/systems/index.d.ts', 'package.json']) {
           if (!files.includes(needed)) throw new Error(`the tarball lacks ${needed}`);
@@ -141,8 +141,9 @@ export async function check_package({ keep = false } = {}) {
       () =>
         esbuild.build({
           absWorkingDir: project,
-          entryPoints: [join(project, 'src', 'game.ts')],
-          outfile: join(project, 'src', 'game.js'),
+          // game.ts for run_node.mjs; main.ts is the browser page's entry
+          entryPoints: [join(project, 'src', 'game.ts'), join(project, 'src', 'main.ts')],
+          outdir: join(project, 'src'),
           bundle: true,
           format: 'esm',
           platform: 'browser',

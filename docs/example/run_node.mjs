@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { create, globals } from 'webgpu';
+import { TextureRenderTarget } from 'shade-ts/shade/renderer/target/TextureRenderTarget.js';
 import { overlay_count, play, start_game } from './game.js';
 
 const SIZE = 64;
@@ -31,7 +32,7 @@ const pixel = (rgba, x, y) => Array.from(rgba.subarray((y * SIZE + x) * 4, (y * 
 const column = (x) => Math.round((x / (5 * Math.tan(Math.PI / 6)) * 0.5 + 0.5) * SIZE);
 const row = (y) => Math.round((0.5 - (y / (5 * Math.tan(Math.PI / 6))) * 0.5) * SIZE);
 
-const game = await start_game(gpu, SIZE);
+const game = await start_game(gpu, new TextureRenderTarget(SIZE, SIZE));
 const systems_on = overlay_count(game);
 play(game, 30); // the runner goes from x = -1.5 to x = 1.5 in one second
 const frame = await read_rgba(game);
