@@ -35,6 +35,8 @@ export async function screenshot({ sample = 'skirmish', out, frames = 90, width 
     const target = out ?? join(ROOT, 'screenshots', `${sample}.png`);
     mkdirSync(dirname(target), { recursive: true });
     await page.screenshot({ path: target });
+    // what the engine reported through on_error (a sample that keeps them in window.skirmish.errors)
+    errors.push(...(await page.evaluate(() => globalThis.skirmish?.errors ?? [])));
     return { path: target, errors };
   } finally {
     await browser.close();

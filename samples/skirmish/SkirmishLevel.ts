@@ -15,6 +15,7 @@ import { TerrainSystem } from "../../systems/terrain/TerrainSystem.js";
 import { GPUParticleEmitterSystem } from "../../systems/particles/GPUParticleEmitterSystem.js";
 import { PathDisplaySystem } from "../../systems/path_display/PathDisplaySystem.js";
 import { Trail3DSystem } from "../../systems/trails/Trail3DSystem.js";
+import { ShadowExtension } from "../../shade/renderer/shadows/ShadowExtension.js";
 import { ColorGradeExtension } from "./ColorGradeExtension.js";
 import { MinimapExtension, type MinimapSource } from "./MinimapExtension.js";
 import { UnitViewSystem } from "./UnitViewSystem.js";
@@ -43,6 +44,8 @@ export class SkirmishLevel {
     /** Toggled by `toggle_debug_draw`: a system added and removed at run time. */
     readonly debug: DebugDrawSystem;
     readonly grade = new ColorGradeExtension();
+    /** The sun's cascaded shadow map, filled at FrameStart into a texture the extension owns. */
+    readonly shadows = new ShadowExtension({ cascades: 3, distance: 60 });
     readonly minimap: MinimapExtension;
     readonly #minimap_source = { count: 0, xzt: new Float32Array(3 * 1024) };
     #entities: number[] = [];
@@ -82,7 +85,11 @@ export class SkirmishLevel {
             await engine.add_system(system);
             this.#systems.push(system);
         }
-        this.#extensions.push(engine.graphics.add_extension(this.grade), engine.graphics.add_extension(this.minimap));
+        this.#extensions.push(
+            engine.graphics.add_extension(this.shadows),
+            engine.graphics.add_extension(this.grade),
+            engine.graphics.add_extension(this.minimap),
+        );
         this.#build_lights();
         this.#entities = load_level(engine, source);
         // the terrain exists from its system's first update: build it, then put what the level placed on it
