@@ -1,4 +1,4 @@
-// FogGrid and FogOfWarSystem.update without a GPU (device-independent logic: the grid is CPU data).
+// FogGrid, FogOfWarSystem.update and misuse of both systems without a GPU (device-independent logic).
 import { describe, expect, it } from "vitest";
 import { Transform } from "../../../engine/components/Transform.js";
 import { Engine } from "../../../engine/Engine.js";
@@ -6,6 +6,7 @@ import { FogCellState } from "../../../systems/fog_of_war/FogCellState.js";
 import { FogGrid } from "../../../systems/fog_of_war/FogGrid.js";
 import { FogOfWarSystem } from "../../../systems/fog_of_war/FogOfWarSystem.js";
 import { FogRevealer } from "../../../systems/fog_of_war/FogRevealer.js";
+import { HighlightSystem } from "../../../systems/highlight/HighlightSystem.js";
 
 const grid_of = (fade_time = 0): FogGrid =>
     new FogGrid({ width: 16, height: 16, bounds: [-8, -8, 8, 8], teams: 2, view_team: 0, fade_time, explored_level: 0.5 });
@@ -112,5 +113,41 @@ describe("FogGrid.move (device-independent)", () => {
             expect(a.counts[0].every((c) => c === 0)).toBe(true);
             b.conceal(0, i, j, radius);
         }
+    });
+});
+
+describe("misuse is refused with the culprit named (no GPU)", () => {
+    it("FogOfWarSystem options", () => {
+        const engine = new Engine();
+        expect(() => new FogOfWarSystem(engine.graphics, { grid: [0, 16] })).toThrow(/grid size must be whole cells/);
+        expect(() => new FogOfWarSystem(engine.graphics, { bounds: [0, 0, -1, 1] })).toThrow(/bounds must be finite/);
+        expect(() => new FogOfWarSystem(engine.graphics, { teams: 2, view_team: 3 })).toThrow(/view_team must be a team in \[0, 1\]/);
+        expect(() => new FogOfWarSystem(engine.graphics, { fade_time: -1 })).toThrow(/fade_time/);
+        expect(() => new FogOfWarSystem(engine.graphics, { hidden_brightness: 0.5, explored_brightness: 0.4 })).toThrow(/hidden_brightness < explored_brightness/);
+        expect(() => new FogOfWarSystem(engine.graphics, { blur: 20 })).toThrow(/blur must be 0\.\.8 cells/);
+    });
+
+    it("changing the shown team fades every cell to that team's view", () => {
+        const grid = grid_of();
+        grid.reveal(1, 2, 2, 0);
+        grid.step(0);
+        expect(grid.level[2 * 16 + 2]).toBe(0);
+        grid.view_team = 1;
+        grid.step(0);
+        expect(grid.level[2 * 16 + 2]).toBe(1);
+        expect(() => (grid.view_team = 5)).toThrow(/FogGrid\.view_team: must be a team in \[0, 1\], got 5/);
+    });
+
+    it("HighlightSystem.set_mesh and pick", async () => {
+        const engine = new Engine();
+        const highlight = new HighlightSystem(engine.graphics);
+        expect(() => highlight.set_mesh(0, null)).toThrow(/HighlightSystem\.set_mesh: start the system up first/);
+        await engine.add_system(highlight);
+        expect(() => highlight.set_mesh(123, null)).toThrow(/HighlightSystem\.set_mesh: entity 123 does not exist/);
+        await expect(highlight.pick(1.5, 2)).rejects.toThrow(/HighlightExtension\.pick: \(x, y\) must be whole pixels, got \(1\.5, 2\)/);
+        // a pick pending at shutdown resolves null rather than hang
+        const pending = highlight.pick(1, 1);
+        await engine.remove_system(highlight);
+        expect(await pending).toBe(null);
     });
 });
