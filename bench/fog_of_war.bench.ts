@@ -8,7 +8,8 @@
 // Dawn device (SwiftShader here, or a real GPU through VK_ICD_FILENAMES). Two speeds: 4 cells/s (a walking
 // unit: about 7% of the revealers cross a cell per frame at 60 Hz) and 60 cells/s (every revealer crosses a
 // cell every frame: the worst case). Full frames are rendered at BENCH_SIZE squared (default 128, TAA off) through Engine.tick so that
-// the upload and the fog pass run as in a game; medians over TIMED_FRAMES. Knobs: BENCH_FRAMES, BENCH_REVEALERS.
+// the upload and the fog pass run as in a game; medians over TIMED_FRAMES. Knobs: BENCH_FRAMES, BENCH_REVEALERS,
+// BENCH_SIZE, BENCH_FADE (fade_time, default 0.3 s).
 import { PerformanceObserver, constants, performance } from "node:perf_hooks";
 import { cpus } from "node:os";
 import { createRequire } from "node:module";
@@ -69,7 +70,7 @@ async function run(gpu: GPU, speed: number): Promise<string> {
     const device = engine.graphics.device!;
     const renderer = engine.graphics.renderer!;
     const fog = await engine.add_system(
-        new FogOfWarSystem(engine.graphics, { grid: [GRID, GRID], bounds: [-GRID / 2, -GRID / 2, GRID / 2, GRID / 2], teams: 2, fade_time: 0.3 }),
+        new FogOfWarSystem(engine.graphics, { grid: [GRID, GRID], bounds: [-GRID / 2, -GRID / 2, GRID / 2, GRID / 2], teams: 2, fade_time: Number(process.env.BENCH_FADE ?? 0.3) }),
     );
     const em = engine.entityManager;
     const eids: number[] = [];
