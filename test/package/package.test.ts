@@ -6,13 +6,26 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { write_readback_png } from "../harness/index.js";
+import { write_png, write_readback_png } from "../harness/index.js";
 // @ts-expect-error plain JavaScript module without declarations
 import { judge } from "../../scripts/check_package.mjs";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..");
 const SIZE = 64;
+const GUIDE_IMAGES = join(ROOT, "docs", "images");
+
+/** `rgba` (SIZE x SIZE) scaled up `k` times, nearest texel: the guide shows the 64 px frame at 256 px. */
+function upscale(rgba: Uint8Array, k: number): Uint8Array {
+    const out = new Uint8Array(SIZE * k * SIZE * k * 4);
+    for (let y = 0; y < SIZE * k; y++) {
+        for (let x = 0; x < SIZE * k; x++) {
+            const from = (Math.floor(y / k) * SIZE + Math.floor(x / k)) * 4;
+            out.set(rgba.subarray(from, from + 4), (y * SIZE * k + x) * 4);
+        }
+    }
+    return out;
+}
 
 interface CheckOutput {
     skipped?: string;
@@ -45,6 +58,10 @@ describe("the packed package, installed in a scratch project (npm pack + npm ins
                 for (const name of ["frame", "after"]) {
                     const data = new Uint8Array(readFileSync(join(out.scratch, `${name}.rgba`)));
                     write_readback_png({ width: SIZE, height: SIZE, format: "rgba8unorm", data, channels: 4 }, `package_game_${name}`);
+                    // UPDATE_GUIDE_IMAGES=1 npx vitest run test/package/package.test.ts refreshes the guide's pictures
+                    if (process.env.UPDATE_GUIDE_IMAGES === "1" && out.ok) {
+                        write_png(join(GUIDE_IMAGES, `guide_${name}.png`), SIZE * 4, SIZE * 4, upscale(data, 4));
+                    }
                 }
             }
             expect(out.failures, JSON.stringify(out.result)).toEqual([]);
