@@ -17,6 +17,8 @@ import { Scene } from "./scene/Scene.js";
 import { UpscaleStep } from "./steps/UpscaleStep.js";
 import type { RenderTarget } from "./target/RenderTarget.js";
 import { SceneColor } from "./extension/SceneColor.js";
+import { SceneColorCopy } from "./products/SceneColorCopy.js";
+import { SceneColorCopyStep } from "./products/SceneColorCopyStep.js";
 import { check_upscale_slot, type Upscaler, type UpscaleSlot } from "./upscale/Upscaler.js";
 
 export interface RendererOptions {
@@ -72,6 +74,7 @@ export class Renderer {
     readonly #transparency = new TransparencyStep(this.#gbuffer, this.#lighting.lights, this.#lighting.tiles);
     readonly #upscale = new UpscaleStep();
     readonly #tonemap = new TonemapStep();
+    readonly #scene_copy = new SceneColorCopyStep();
     readonly #command_buffers: GPUCommandBuffer[] = [];
     // reused every frame: only the encoder changes
     readonly #target: { graphics: GPUDevice; encoder: GPUCommandEncoder };
@@ -263,15 +266,18 @@ export class Renderer {
 
             frame.enter(FramePhase.AfterLighting);
             this.#lighting.record(frame, this.scene);
+            this.#make_products(FramePhase.AfterLighting, frame);
             registry.record_phase(FramePhase.AfterLighting, frame);
 
             frame.enter(FramePhase.AfterTransparency);
             this.#transparency.record(frame);
+            this.#make_products(FramePhase.AfterTransparency, frame);
             registry.record_phase(FramePhase.AfterTransparency, frame);
 
             frame.enter(FramePhase.BeforePresent);
             if (upscaler !== null) this.#record_upscaler(upscaler, frame);
             else this.#upscale.record(frame, slot === "taa");
+            this.#make_products(FramePhase.BeforePresent, frame);
             registry.record_phase(FramePhase.BeforePresent, frame);
             const canvas = graph.import_texture("present target", texture);
             const presented = this.#tonemap.record(frame, canvas);
@@ -301,6 +307,17 @@ export class Renderer {
             graph.reset();
             this.view.camera.unbind();
             this.#frames++;
+        }
+    }
+
+    // The optional frame products that some extension of `phase` declares in `requires`; nothing otherwise.
+    #make_products(phase: FramePhase, frame: FrameContext): void {
+        const extensions = this.registry.ordered(phase);
+        for (let i = 0; i < extensions.length; i++) {
+            if (extensions[i].requires.includes(SceneColorCopy)) {
+                this.#scene_copy.record(frame);
+                return;
+            }
         }
     }
 

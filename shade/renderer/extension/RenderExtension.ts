@@ -1,5 +1,6 @@
 import type { FrameContext } from "./FrameContext.js";
 import type { FramePhase } from "./FramePhase.js";
+import type { FrameProductClass } from "../products/FrameProduct.js";
 
 /** A class of render extension, as `after` and `before` name them. */
 export type RenderExtensionClass = abstract new (...args: never[]) => RenderExtension;
@@ -21,6 +22,11 @@ export class RenderExtension {
     after: readonly RenderExtensionClass[] = [];
     /** Extensions of these classes in the same phase record after this one. */
     before: readonly RenderExtensionClass[] = [];
+    /**
+     * Optional frame products this extension reads (e.g. `SceneColorCopy`): the renderer makes each at this
+     * extension's phase only while some extension there declares it. Checked at `add_extension`.
+     */
+    requires: readonly FrameProductClass[] = [];
 
     /** Records this frame's work; exchanges everything with the frame through its records. */
     record(frame: FrameContext): void {

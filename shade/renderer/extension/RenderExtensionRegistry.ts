@@ -5,6 +5,8 @@ import { FrameGraphMark } from "../../device/graph/FrameGraphMark.js";
 import { RenderExtension } from "./RenderExtension.js";
 import { RenderExtensionError } from "./RenderExtensionError.js";
 import { resolve_extension_order } from "./resolve_extension_order.js";
+import { is_frame_product_class } from "../products/FrameProduct.js";
+import { phases_carrying } from "./FrameRecord.js";
 
 /** The resolved pipeline as plain data: `RenderExtensionRegistry.describe()`. */
 export interface RenderPipelineDescription {
@@ -283,6 +285,23 @@ function validate_extension(extension: RenderExtension): void {
                         `${field}[${i}] is ${what}`,
                 );
             }
+        }
+    }
+    const requires: unknown = extension.requires ?? [];
+    if (!Array.isArray(requires)) {
+        throw new TypeError(`add_extension: render extension '${extension.name}'.requires must be an array of FrameProduct classes`);
+    }
+    for (let i = 0; i < requires.length; i++) {
+        const product: unknown = requires[i];
+        if (!is_frame_product_class(product)) {
+            const what = typeof product === "function" ? `${product.name || "an anonymous function"}, which is not a FrameProduct class` : `${typeof product} ${String(product)}`;
+            throw new TypeError(`add_extension: render extension '${extension.name}'.requires must be an array of FrameProduct classes: requires[${i}] is ${what}`);
+        }
+        if (!product.is_present_at(extension.phase)) {
+            throw new TypeError(
+                `add_extension: render extension '${extension.name}' requires ${product.name} at ${frame_phase_name(extension.phase)}, ` +
+                    `but ${product.name} is made only at ${phases_carrying(product)}`,
+            );
         }
     }
     if (typeof extension.record !== "function" || extension.record === RenderExtension.prototype.record) {
