@@ -239,12 +239,16 @@ export class FogGrid {
     step(dt: number): void {
         let n = this.#fading_count;
         if (n === 0) return;
+        // fields in locals: this loop walks every fading cell each frame
         const fading = this.#fading;
+        const is_fading = this.#is_fading;
+        const targets = this.#target_level;
         const level = this.level;
         const pixels = this.pixels;
-        const targets = this.#target_level;
         const delta = this.fade_time > 0 ? dt / this.fade_time : 1;
         const w = this.width;
+        let min_row = this.dirty_min_row;
+        let max_row = this.dirty_max_row;
         for (let k = 0; k < n; ) {
             const cell = fading[k];
             const target = targets[cell];
@@ -252,12 +256,16 @@ export class FogGrid {
             const next = current < target ? Math.min(target, current + delta) : Math.max(target, current - delta);
             level[cell] = next;
             pixels[cell] = Math.round(next * 255);
-            this.#dirty((cell / w) | 0);
+            const row = (cell / w) | 0;
+            if (row < min_row) min_row = row;
+            if (row > max_row) max_row = row;
             if (next === target) {
-                this.#is_fading[cell] = 0;
+                is_fading[cell] = 0;
                 fading[k] = fading[--n];
             } else k++;
         }
+        this.dirty_min_row = min_row;
+        this.dirty_max_row = max_row;
         this.#fading_count = n;
     }
 
