@@ -7,7 +7,8 @@ import { FramePhase } from "../extension/FramePhase.js";
 import { RenderExtension } from "../extension/RenderExtension.js";
 import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
 import { MeshDrawList } from "../mesh/MeshDrawList.js";
-import { OBJECT_WGSL } from "../mesh/mesh_wgsl.js";
+import { OBJECT_FLOATS, OBJECT_WGSL } from "../mesh/mesh_wgsl.js";
+import type { Geometry } from "../geometry/Geometry.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import { MAX_SHADOW_CASCADES, SHADOW_CASCADES_FLOATS, ShadowCascades } from "./ShadowCascades.js";
 import { ShadowMap } from "./ShadowMap.js";
@@ -35,10 +36,12 @@ const CASTER_WGSL = /* wgsl */ `
 ${OBJECT_WGSL}
 @group(0) @binding(0) var<uniform> light_view_projection: mat4x4f;
 @group(0) @binding(1) var<storage, read> objects: array<ObjectData>;
+// the objects of each cascade that survived culling; instance_index walks this list
+@group(0) @binding(2) var<storage, read> casters: array<u32>;
 
 @vertex
-fn vs_caster(@location(0) position: vec3f, @builtin(instance_index) object: u32) -> @builtin(position) vec4f {
-    return light_view_projection * (objects[object].model * vec4f(position, 1.0));
+fn vs_caster(@location(0) position: vec3f, @builtin(instance_index) instance: u32) -> @builtin(position) vec4f {
+    return light_view_projection * (objects[casters[instance]].model * vec4f(position, 1.0));
 }
 `;
 
@@ -54,6 +57,49 @@ interface DeviceState {
     readonly geometries: GPUGeometryCache;
     readonly groups: GPUBindGroup[];
     groups_generation: number;
+    /** The culled object indices of every cascade, back to back (grow-only). */
+    caster_indices: GPUBuffer;
+    groups_indices: GPUBuffer | null;
+}
+
+/** One instanced draw of a cascade: `count` casters of one geometry from `first` in the caster list. */
+interface CasterRun {
+    geometry: Geometry;
+    first: number;
+    count: number;
+}
+
+/** A geometry's bounding sphere in model space. */
+interface LocalBounds {
+    version: number;
+    x: number;
+    y: number;
+    z: number;
+    radius: number;
+}
+
+const bounds_cache = new WeakMap<Geometry, LocalBounds>();
+
+function local_bounds(geometry: Geometry): LocalBounds {
+    let b = bounds_cache.get(geometry);
+    if (b !== undefined && b.version === geometry.version) return b;
+    const p = geometry.attributes.position.array;
+    let min_x = Infinity, min_y = Infinity, min_z = Infinity, max_x = -Infinity, max_y = -Infinity, max_z = -Infinity;
+    for (let i = 0; i + 2 < p.length; i += 3) {
+        min_x = Math.min(min_x, p[i]); max_x = Math.max(max_x, p[i]);
+        min_y = Math.min(min_y, p[i + 1]); max_y = Math.max(max_y, p[i + 1]);
+        min_z = Math.min(min_z, p[i + 2]); max_z = Math.max(max_z, p[i + 2]);
+    }
+    if (b === undefined) {
+        b = { version: 0, x: 0, y: 0, z: 0, radius: 0 };
+        bounds_cache.set(geometry, b);
+    }
+    b.version = geometry.version;
+    b.x = (min_x + max_x) / 2;
+    b.y = (min_y + max_y) / 2;
+    b.z = (min_z + max_z) / 2;
+    b.radius = Math.hypot(max_x - min_x, max_y - min_y, max_z - min_z) / 2 || 0;
+    return b;
 }
 
 /**
@@ -83,6 +129,13 @@ export class ShadowExtension extends RenderExtension {
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     #last: DeviceState | null = null;
     #map: FrameGraphHandle = -1;
+    #indices = new Uint32Array(256);
+    #index_count = 0;
+    // per cascade, its instanced draws (reused objects)
+    readonly #runs: CasterRun[][] = [];
+    readonly #run_counts = new Uint32Array(MAX_SHADOW_CASCADES);
+    /** Casters drawn into each cascade this frame (after culling), for inspection and tests. */
+    readonly caster_counts = new Uint32Array(MAX_SHADOW_CASCADES);
     readonly #descriptor: GPURenderPassDescriptor = { label: "shadow cascades", colorAttachments: [] };
 
     constructor(options: ShadowExtensionOptions = {}) {
@@ -112,6 +165,7 @@ export class ShadowExtension extends RenderExtension {
         const size = frame.internal_resolution;
         this.cascades.fit(camera, size[0] / size[1], scene.sun.direction, this.cascade_count, this.distance, this.split_lambda, this.resolution, this.caster_distance);
         this.#draw_list.build(scene, this.#objects, camera.position);
+        this.#cull();
         const state = this.#state(frame.device);
         const graph = frame.graph;
         const imported = graph.import_texture("shadow map", state.texture, state.texture_descriptor);
@@ -136,7 +190,15 @@ export class ShadowExtension extends RenderExtension {
         }
         queue.writeBuffer(state.casters, 0, casters);
         const objects = this.#objects.upload(device);
-        if (state.groups_generation !== this.#objects.generation || state.groups.length === 0) {
+        const bytes = Math.max(4, this.#index_count * 4);
+        if (state.caster_indices.size < bytes) {
+            state.caster_indices.destroy();
+            let size = state.caster_indices.size;
+            while (size < bytes) size *= 2;
+            state.caster_indices = device.createBuffer({ label: "shadow caster indices", size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+        }
+        if (this.#index_count > 0) queue.writeBuffer(state.caster_indices, 0, this.#indices.buffer, 0, this.#index_count * 4);
+        if (state.groups_generation !== this.#objects.generation || state.groups.length === 0 || state.groups_indices !== state.caster_indices) {
             state.groups.length = 0;
             for (let i = 0; i < MAX_SHADOW_CASCADES; i++) {
                 state.groups.push(
@@ -146,26 +208,30 @@ export class ShadowExtension extends RenderExtension {
                         entries: [
                             { binding: 0, resource: { buffer: state.casters, offset: i * CASTER_STRIDE, size: 64 } },
                             { binding: 1, resource: { buffer: objects } },
+                            { binding: 2, resource: { buffer: state.caster_indices } },
                         ],
                     }),
                 );
             }
             state.groups_generation = this.#objects.generation;
+            state.groups_indices = state.caster_indices;
         }
 
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#map, 1);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
-        const list = this.#draw_list;
-        if (list.opaque_run_count > 0) {
+        if (this.#index_count > 0) {
             pass.setPipeline(state.pipeline);
             const r = this.resolution;
             for (let c = 0; c < this.cascade_count; c++) {
+                const runs = this.#runs[c];
+                const count = this.#run_counts[c];
+                if (count === 0) continue;
                 pass.setViewport(c * r, 0, r, r, 0, 1);
                 pass.setBindGroup(0, state.groups[c]);
                 let bound: GPUGeometry | null = null;
-                for (let i = 0; i < list.opaque_run_count; i++) {
-                    const run = list.opaque_runs[i];
+                for (let i = 0; i < count; i++) {
+                    const run = runs[i];
                     const geometry = state.geometries.get(run.geometry);
                     if (geometry !== bound) {
                         pass.setVertexBuffer(0, geometry.position);
@@ -177,6 +243,68 @@ export class ShadowExtension extends RenderExtension {
             }
         }
         pass.end();
+    }
+
+    // Per cascade, the opaque objects whose bounding sphere reaches into its box (towards the sun the box
+    // already extends by caster_distance), as index lists of consecutive runs of one geometry.
+    #cull(): void {
+        const list = this.#draw_list;
+        const floats = this.#objects.floats;
+        const m = this.cascades.matrices;
+        let n = 0;
+        for (let c = 0; c < this.cascade_count; c++) {
+            const o = c * 16;
+            // an orthographic box: clip x and y scale world lengths by the same factor, z by its own
+            // (Math.hypot allocates in V8's optimised code: spelled out)
+            const sxy = Math.sqrt(m[o] * m[o] + m[o + 4] * m[o + 4] + m[o + 8] * m[o + 8]);
+            const sz = Math.sqrt(m[o + 2] * m[o + 2] + m[o + 6] * m[o + 6] + m[o + 10] * m[o + 10]);
+            let runs = this.#runs[c];
+            if (runs === undefined) runs = this.#runs[c] = [];
+            let run_count = 0;
+            const before = n;
+            for (let i = 0; i < list.opaque_run_count; i++) {
+                const source = list.opaque_runs[i];
+                const b = local_bounds(source.geometry);
+                const first = n;
+                for (let k = source.first; k < source.first + source.count; k++) {
+                    const f = k * OBJECT_FLOATS;
+                    // the sphere in world space: centre through the model matrix, radius by its largest axis scale
+                    const x = floats[f] * b.x + floats[f + 4] * b.y + floats[f + 8] * b.z + floats[f + 12];
+                    const y = floats[f + 1] * b.x + floats[f + 5] * b.y + floats[f + 9] * b.z + floats[f + 13];
+                    const z = floats[f + 2] * b.x + floats[f + 6] * b.y + floats[f + 10] * b.z + floats[f + 14];
+                    const scale = Math.sqrt(
+                        Math.max(
+                            floats[f] * floats[f] + floats[f + 1] * floats[f + 1] + floats[f + 2] * floats[f + 2],
+                            floats[f + 4] * floats[f + 4] + floats[f + 5] * floats[f + 5] + floats[f + 6] * floats[f + 6],
+                            floats[f + 8] * floats[f + 8] + floats[f + 9] * floats[f + 9] + floats[f + 10] * floats[f + 10],
+                        ),
+                    );
+                    const radius = b.radius * scale;
+                    const cx = m[o] * x + m[o + 4] * y + m[o + 8] * z + m[o + 12];
+                    const cy = m[o + 1] * x + m[o + 5] * y + m[o + 9] * z + m[o + 13];
+                    const cz = m[o + 2] * x + m[o + 6] * y + m[o + 10] * z + m[o + 14];
+                    const rxy = radius * sxy;
+                    const rz = radius * sz;
+                    if (cx + rxy < -1 || cx - rxy > 1 || cy + rxy < -1 || cy - rxy > 1 || cz + rz < 0 || cz - rz > 1) continue;
+                    if (n >= this.#indices.length) {
+                        const grown = new Uint32Array(this.#indices.length * 2);
+                        grown.set(this.#indices);
+                        this.#indices = grown;
+                    }
+                    this.#indices[n++] = k;
+                }
+                if (n === first) continue;
+                let run = runs[run_count];
+                if (run === undefined) run = runs[run_count] = { geometry: source.geometry, first, count: 0 };
+                run.geometry = source.geometry;
+                run.first = first;
+                run.count = n - first;
+                run_count++;
+            }
+            this.#run_counts[c] = run_count;
+            this.caster_counts[c] = n - before;
+        }
+        this.#index_count = n;
     }
 
     #state(device: GPUDevice): DeviceState {
@@ -195,6 +323,7 @@ export class ShadowExtension extends RenderExtension {
         state.texture.destroy();
         state.uniforms.destroy();
         state.casters.destroy();
+        state.caster_indices.destroy();
         this.#last = null;
     }
 }
@@ -216,6 +345,7 @@ function build_state(device: GPUDevice, width: number, height: number): DeviceSt
         entries: [
             { binding: 0, visibility: GPUShaderStage.VERTEX, buffer: { type: "uniform" } },
             { binding: 1, visibility: GPUShaderStage.VERTEX, buffer: { type: "read-only-storage" } },
+            { binding: 2, visibility: GPUShaderStage.VERTEX, buffer: { type: "read-only-storage" } },
         ],
     });
     const module = device.createShaderModule({ label: "shadow caster shader", code: CASTER_WGSL });
@@ -235,7 +365,10 @@ function build_state(device: GPUDevice, width: number, height: number): DeviceSt
         size: CASTER_STRIDE * MAX_SHADOW_CASCADES,
         usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    return { pipeline, layout, texture, texture_descriptor, uniforms, casters, geometries: GPUGeometryCache.of(device), groups: [], groups_generation: -1 };
+    return { pipeline, layout, texture, texture_descriptor, uniforms, casters, geometries: GPUGeometryCache.of(device), groups: [], groups_generation: -1,
+        caster_indices: device.createBuffer({ label: "shadow caster indices", size: 1024, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
+        groups_indices: null,
+    };
 }
 
 function execute_shadows(extension: ShadowExtension, resources: FrameGraphResources, execution: FrameExecution): void {

@@ -96,6 +96,24 @@ describe("ShadowExtension on Dawn", () => {
         });
     });
 
+    it("culls casters per cascade: a box far outside every cascade is not drawn, the shadow stays", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const scene = box_on_plane();
+            const far = scene.add(new Mesh(make_box_geometry(1, 1, 1), new StandardMaterial()));
+            far.position.set([0, 0.5, 400]); // behind the camera, 400 m away
+            const { renderer, target } = renderer_for(device, scene, errors);
+            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256, cascades: 3 }));
+            const image = await render(renderer, target, device);
+            // the plane reaches into every cascade; the near box at least into the first
+            expect(Array.from(shadows.caster_counts.subarray(0, 3)).every((n) => n >= 1 && n <= 2)).toBe(true);
+            expect(shadows.caster_counts[0]).toBe(2);
+            expect(luminance(image, pixel_of(renderer, 1.1, 0, 0))).toBeLessThan(luminance(image, pixel_of(renderer, -1.1, 0, 0)) * 0.5);
+            expect(errors).toEqual([]);
+            renderer.destroy();
+        });
+    });
+
     it("costs nothing unregistered: no shadow pass, no shadow texture in the graph, the shadowless lighting shader", async () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
