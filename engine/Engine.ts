@@ -38,8 +38,9 @@ export class Engine {
     readonly #cancel_frame: ((handle: number) => void) | null;
     #frame_handle: number | null = null;
     /** NaN before the first frame. A number, never null: a field that held null boxes every double stored in it. */
-    #last_time_ms = Number.NaN;
-    #accumulated = 0;
+    // [last frame's time in ms (NaN before the first), seconds not yet stepped]: doubles kept in a typed array,
+    // since storing a double in an object field boxes it until the JIT has settled the field's representation
+    readonly #clock = new Float64Array([Number.NaN, 0]);
     #ticking = false;
     /** Made once: scheduling a frame allocates no closure. */
     readonly #on_frame = (time_ms: number): void => this.#frame(time_ms);
@@ -154,8 +155,8 @@ export class Engine {
         if (this.#request_frame === null) {
             throw new Error("Engine.run: no requestAnimationFrame here; pass request_frame in the options or call tick(dt)");
         }
-        this.#last_time_ms = Number.NaN;
-        this.#accumulated = 0;
+        this.#clock[0] = Number.NaN;
+        this.#clock[1] = 0;
         this.#frame_handle = this.#request_frame(this.#on_frame);
     }
 
@@ -168,20 +169,21 @@ export class Engine {
 
     #frame(time_ms: number): void {
         if (this.#frame_handle === null) return;
-        const last = this.#last_time_ms;
-        this.#last_time_ms = time_ms;
+        const clock = this.#clock;
+        const last = clock[0];
+        clock[0] = time_ms;
         const elapsed = Number.isNaN(last) ? 0 : Math.min(Math.max((time_ms - last) / 1000, 0), this.#max_frame_time);
         try {
             const step = this.#fixed_step;
             if (step === null) this.update(elapsed);
             else {
-                this.#accumulated += elapsed;
+                clock[1] += elapsed;
                 // the epsilon keeps 1/60 s frames from drifting to a skipped step by rounding
-                while (this.#accumulated >= step - 1e-9) {
+                while (clock[1] >= step - 1e-9) {
                     this.update(step);
-                    this.#accumulated -= step;
+                    clock[1] -= step;
                 }
-                if (this.#accumulated < 0) this.#accumulated = 0;
+                if (clock[1] < 0) clock[1] = 0;
             }
             this.graphics.render();
         } catch (error) {
