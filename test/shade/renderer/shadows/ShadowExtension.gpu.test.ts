@@ -2,6 +2,7 @@
 // a renderer without the shadow extension has no shadow pass, no shadow texture and the lighting unchanged.
 import { vec4 } from "gl-matrix";
 import { describe, expect, it } from "vitest";
+import { Engine } from "../../../../engine/Engine.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { make_plane_geometry } from "../../../../shade/renderer/geometry/primitives/make_plane_geometry.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
@@ -11,7 +12,7 @@ import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMater
 import { ShadowExtension } from "../../../../shade/renderer/shadows/ShadowExtension.js";
 import { deferred_wgsl } from "../../../../shade/renderer/steps/LightingStep.js";
 import { TextureRenderTarget } from "../../../../shade/renderer/target/TextureRenderTarget.js";
-import { pixel_at, read_texture, with_gpu_device, write_readback_png, type TextureReadback } from "../../../harness/index.js";
+import { get_gpu, pixel_at, read_texture, with_gpu_device, write_readback_png, type TextureReadback } from "../../../harness/index.js";
 
 const SIZE = 64;
 
@@ -112,6 +113,32 @@ describe("ShadowExtension on Dawn", () => {
             expect(errors).toEqual([]);
             renderer.destroy();
         });
+    });
+
+    it("registered in one line through GraphicsEngine, it shadows again after stop() -> start() (a new device)", async () => {
+        const target = new TextureRenderTarget(SIZE, SIZE);
+        const errors: Error[] = [];
+        const engine = new Engine({ graphics: { gpu: get_gpu(), target, on_error: (e: Error) => errors.push(e) } });
+        const graphics = engine.graphics;
+        graphics.feature_taa_enabled = false;
+        const scene = box_on_plane();
+        for (const mesh of [...scene.meshes]) {
+            scene.remove(mesh);
+            graphics.scene.add(mesh);
+        }
+        graphics.scene.sun.direction.set([1, -1, 0]);
+        graphics.view.camera.position.set([0, 7, 6]);
+        graphics.view.camera.fov_y = Math.PI / 4;
+        engine.graphics.add_extension(new ShadowExtension({ resolution: 256 }));
+        for (let round = 0; round < 2; round++) {
+            await graphics.start();
+            graphics.render();
+            const image = await read_texture(graphics.device!, target.acquire());
+            const renderer = graphics.renderer!;
+            expect(luminance(image, pixel_of(renderer, 1.1, 0, 0)), `round ${round}`).toBeLessThan(luminance(image, pixel_of(renderer, -1.1, 0, 0)) * 0.5);
+            await graphics.stop();
+        }
+        expect(errors).toEqual([]);
     });
 
     it("costs nothing unregistered: no shadow pass, no shadow texture in the graph, the shadowless lighting shader", async () => {
