@@ -9,8 +9,8 @@ const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fff
 const round = (v) => Math.round(v * 100) / 100;
 
 const TEAMS = [
-    { name: "blue", colour: [0.3, 0.6, 1, 0.55], trail: [0.35, 0.7, 1, 0.9], z: 6 },
-    { name: "red", colour: [1, 0.4, 0.25, 0.55], trail: [1, 0.45, 0.2, 0.9], z: -6 },
+    { name: "blue", colour: [0.3, 0.6, 1, 0.55], trail: [0.35, 0.7, 1, 0.9], z: 4.6 },
+    { name: "red", colour: [1, 0.4, 0.25, 0.55], trail: [1, 0.45, 0.2, 0.9], z: -4.6 },
 ];
 
 const entities = [
@@ -95,6 +95,17 @@ for (const [i, [x, z]] of CAMPS.entries()) {
         },
     });
 }
+
+// sparks where units of the two teams meet: a silent emitter the game moves to the impact and bursts
+entities.push({
+    name: "impact sparks",
+    Transform: { position: [0, 0.5, 0] },
+    ParticleEmitter: {
+        rate: 0, lifetime_min: 0.3, lifetime_max: 0.7, cone_angle: 1.2, speed_min: 2.5, speed_max: 5,
+        gravity: [0, -6, 0], drag: 0.5, size_start: 0.14, size_end: 0.03,
+        color_start: [8, 5, 1.5, 1], color_end: [4, 1, 0.2, 0], frame_start: 2, frame_count: 1, blend: "additive", seed: 999,
+    },
+});
 
 const level = { version: 1, entities };
 const out = join(dirname(fileURLToPath(import.meta.url)), "..", "samples", "skirmish", "levels", "skirmish.json");

@@ -21,6 +21,7 @@ import { MinimapExtension, type MinimapSource } from "./MinimapExtension.js";
 import { UnitViewSystem } from "./UnitViewSystem.js";
 import { Walker } from "./Walker.js";
 import { WalkerSystem } from "./WalkerSystem.js";
+import { Name } from "../../engine/components/Name.js";
 import { Transform } from "../../engine/components/Transform.js";
 
 /**
@@ -53,6 +54,9 @@ export class SkirmishLevel {
     #extensions: RenderExtension[] = [];
     #lights: PointLight[] = [];
     #debug_on = false;
+    #impact_emitter = -1;
+    #updates = 0;
+    #impact_cooldown = 0;
 
     constructor(engine: Engine) {
         this.engine = engine;
@@ -96,6 +100,7 @@ export class SkirmishLevel {
         engine.update(0);
         this.#drape_on_ground();
         for (const [eid, mesh] of this.units.meshes) this.highlight.set_mesh(eid, mesh);
+        this.#impact_emitter = this.#entities.find((eid) => Name.value[eid] === "impact sparks") ?? -1;
     }
 
     /** Outlines the unit under canvas pixel (x, y) (internal resolution), if any; resolves to it. */
@@ -164,6 +169,32 @@ export class SkirmishLevel {
             n++;
         }
         source.count = n;
+        if (++this.#updates % 6 === 0) this.#impacts();
+    }
+
+    // Where a blue and a red unit meet, sparks fly: the silent "impact sparks" emitter is moved there and burst.
+    #impacts(): void {
+        if (this.#impact_emitter === -1 || this.#updates < this.#impact_cooldown) return;
+        const entities = this.units.entities;
+        const p = Transform.position;
+        for (let a = 0; a < entities.length; a++) {
+            const ea = entities[a];
+            if (Walker.team[ea] !== 0) continue;
+            for (let b = 0; b < entities.length; b++) {
+                const eb = entities[b];
+                if (Walker.team[eb] !== 1) continue;
+                const dx = p[ea * 3] - p[eb * 3];
+                const dz = p[ea * 3 + 2] - p[eb * 3 + 2];
+                if (dx * dx + dz * dz > 0.8) continue;
+                const e = this.#impact_emitter;
+                p[e * 3] = (p[ea * 3] + p[eb * 3]) * 0.5;
+                p[e * 3 + 1] = (p[ea * 3 + 1] + p[eb * 3 + 1]) * 0.5 + 0.2;
+                p[e * 3 + 2] = (p[ea * 3 + 2] + p[eb * 3 + 2]) * 0.5;
+                this.particles.burst(e, 48);
+                this.#impact_cooldown = this.#updates + 12;
+                return;
+            }
+        }
     }
 
     /** `extension_count` of every phase, in phase order. */
