@@ -60,7 +60,9 @@ const MULTIPLY: GPUBlendState = {
  * through the fog). One fullscreen pass, "fog of war / apply": each pixel's world position is rebuilt from
  * `ViewTextures.depth` with the camera's inverse view-projection and looked up in the grid (bilinear, blurred
  * over `blur` cells); visible cells keep the scene, explored ones keep `explored_brightness` of it, hidden
- * ones `hidden_brightness`. The sky is left as it is. With no `VisibilityGrid` this frame it records nothing.
+ * ones `hidden_brightness`. Where nothing was drawn the view ray's point on the plane y = 0 stands in
+ * (so an outline drawn past a unit's silhouette onto the clear colour is fogged like the ground); the sky
+ * above the horizon is left as it is. With no `VisibilityGrid` this frame it records nothing.
  */
 export class FogOfWarExtension extends RenderExtension {
     name = "fog of war";

@@ -7,8 +7,8 @@ export const FOG_PARAMS_FLOATS = 12;
 /**
  * The fog pass: world position from depth through the inverse view-projection, the grid sampled bilinearly
  * at 3x3 taps `blur` cells apart (a tent: a smooth edge), and the scene multiplied by the brightness of the
- * level (the blend is dst * src). The sky (depth 1) has no position and is left as it is; outside the grid
- * is hidden.
+ * level (the blend is dst * src). Where nothing was drawn (depth 1) the view ray's point on the plane y = 0
+ * stands in below the horizon, and the sky above it is left as it is; outside the grid is hidden.
  */
 export const FOG_OF_WAR_WGSL = /* wgsl */ `
 ${CAMERA_WGSL}
@@ -38,11 +38,18 @@ fn grid_at(uv: vec2f) -> f32 {
 fn fs_main(@builtin(position) position: vec4f) -> @location(0) vec4f {
     let pixel = vec2i(position.xy);
     let depth = textureLoad(depth_texture, pixel, 0);
-    if (depth >= 1.0) { discard; }
     let size = vec2f(textureDimensions(depth_texture));
     let ndc = vec2f(position.x / size.x * 2.0 - 1.0, 1.0 - position.y / size.y * 2.0);
-    let h = camera.inverse_view_projection * vec4f(ndc, depth, 1.0);
-    let world = h.xyz / h.w;
+    let h = camera.inverse_view_projection * vec4f(ndc, min(depth, 1.0), 1.0);
+    var world = h.xyz / h.w;
+    if (depth >= 1.0) {
+        // nothing drawn here: the view ray meets the ground plane y = 0 below the horizon (so that what was
+        // drawn over the clear colour, an outline past a unit's silhouette, is fogged too); above it, the sky
+        let eye = camera.position.xyz;
+        let ray = world - eye;
+        if (!(eye.y > 0.0 && ray.y < 0.0)) { discard; }
+        world = eye + ray * (-eye.y / ray.y);
+    }
     let uv = (world.xz - params.bounds.xy) * params.bounds.zw;
     let o = params.shade.xy;
     var level = 4.0 * grid_at(uv);

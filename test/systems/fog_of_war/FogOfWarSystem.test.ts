@@ -6,6 +6,7 @@ import { LevelError } from "../../../engine/level/LevelError.js";
 import type { FrameContext } from "../../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../../shade/renderer/extension/FramePhase.js";
 import { RenderExtension } from "../../../shade/renderer/extension/RenderExtension.js";
+import { DebugDrawSystem } from "../../../systems/debug_draw/DebugDrawSystem.js";
 import { FogCellState } from "../../../systems/fog_of_war/FogCellState.js";
 import { FogOfWarSystem } from "../../../systems/fog_of_war/FogOfWarSystem.js";
 import { FogRevealer } from "../../../systems/fog_of_war/FogRevealer.js";
@@ -14,6 +15,7 @@ import { pixel_at, write_readback_png, type TextureReadback } from "../../harnes
 import { luminance, pixel_of, start_top_down, type TopDownFixture } from "./top_down_fixture.js";
 
 const BOUNDS = [-8, -8, 8, 8] as const;
+const SIZE_SKY = 64;
 
 function pixel_luminance(image: TextureReadback, x: number, y: number): number {
     const p = pixel_at(image, x, y);
@@ -189,6 +191,55 @@ describe("FogOfWarSystem (Dawn)", () => {
             expect((error as LevelError).path).toBe("entities[0].FogRevealer.radius");
         }
         expect(() => load_level(engine, { entities: [{ FogRevealer: { team: 16 } }] })).toThrow(/FogRevealer\.team/);
+        await engine.graphics.stop();
+        expect(errors).toEqual([]);
+    });
+
+    it.skip("debug draw stays visible under the fog (ordered after it); the scene beside the line is darkened", async () => {
+        const fixture = await start_top_down();
+        const { engine, errors, read } = fixture;
+        const debug = await engine.add_system(new DebugDrawSystem(engine.graphics, { line_width: 3, depth_test: false }));
+        await engine.add_system(new FogOfWarSystem(engine.graphics, { grid: [16, 16], bounds: BOUNDS, fade_time: 0 }));
+        const phase = engine.graphics.describe().phases.find((p) => p.phase === FramePhase.AfterTransparency)!;
+        expect(phase.extensions.map((e) => e.name)).toEqual(["fog of war", "debug draw"]);
+        // nothing reveals: the whole ground is hidden
+        debug.line([-4, 0.1, 0.5], [4, 0.1, 0.5], [0, 1, 0, 1]);
+        engine.tick(1 / 30);
+        const image = await read();
+        write_readback_png(image, "fog_debug_draw");
+        const [x, y] = pixel_of(-2, 0.5);
+        let green = 0;
+        for (let dy = -2; dy <= 2; dy++) green = Math.max(green, pixel_at(image, x, y + dy)[1]);
+        expect(green, "the line is drawn over the fog").toBeGreaterThan(200);
+        expect(luminance(image, -2, -3.5), "the hidden ground").toBeLessThan(40);
+        await engine.graphics.stop();
+        expect(errors).toEqual([]);
+    });
+
+    it("where nothing was drawn, the ground plane y = 0 is fogged below the horizon; the sky above it is left as it is", async () => {
+        const fixture = await start_top_down(SIZE_SKY, false);
+        const { engine, errors, read } = fixture;
+        engine.tick(1 / 30);
+        const sky = await read();
+        await engine.add_system(new FogOfWarSystem(engine.graphics, { grid: [16, 16], bounds: BOUNDS, fade_time: 0 }));
+        add_revealer(fixture, -2.5, 0.5, 1.5);
+        engine.tick(1 / 30);
+        let image = await read();
+        write_readback_png(image, "fog_clear_colour_top_down");
+        expect(Math.abs(luminance(image, -2.5, 0.5) - luminance(sky, -2.5, 0.5)), "revealed").toBeLessThanOrEqual(2);
+        expect(luminance(image, 2.5, 0.5), "hidden").toBeLessThan(luminance(sky, 2.5, 0.5) * 0.3);
+        // a level view: the upper half looks above the horizon
+        const camera = engine.graphics.view.camera;
+        camera.position.set([0, 1, 6]);
+        camera.target.set([0, 1, 0]);
+        camera.up.set([0, 1, 0]);
+        engine.tick(1 / 30);
+        image = await read();
+        write_readback_png(image, "fog_clear_colour_level");
+        const top = pixel_luminance(image, SIZE_SKY / 2, 4);
+        const bottom = pixel_luminance(image, SIZE_SKY / 2, SIZE_SKY - 4);
+        expect(Math.abs(top - pixel_luminance(sky, SIZE_SKY / 2, 4)), "sky above the horizon untouched").toBeLessThanOrEqual(2);
+        expect(bottom, "the hidden plane below it").toBeLessThan(pixel_luminance(sky, SIZE_SKY / 2, SIZE_SKY - 4) * 0.3);
         await engine.graphics.stop();
         expect(errors).toEqual([]);
     });
