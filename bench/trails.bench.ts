@@ -45,6 +45,9 @@ function median(values: Float64Array): number {
 
 async function main(): Promise<void> {
     const gpu = create([]);
+    // Dawn stops answering onSubmittedWorkDone once the instance is collected; `void gpu` at the end does not
+    // keep it (V8 drops a dead read), a global does
+    (globalThis as { bench_gpu?: GPU }).bench_gpu = gpu;
     const adapter = await gpu.requestAdapter();
     if (adapter === null) throw new Error("trails bench: no WebGPU adapter");
     const device = await adapter.requestDevice();
@@ -217,7 +220,6 @@ async function main(): Promise<void> {
     await engine.remove_system(system);
     for (const b of ml_buffers) b.destroy();
     device.destroy();
-    void gpu;
 }
 
 await main();

@@ -15,10 +15,11 @@ import { LINE_BYTES, type DebugLines } from "./DebugLines.js";
 /** What the extension draws: the system's line stores and settings. */
 export interface DebugLineSource {
     readonly timed_lines: DebugLines;
-    readonly frame_lines: DebugLines;
+    /** The one-frame lines the last `frame_recorded` took. */
+    readonly drawn_lines: DebugLines;
     readonly line_width: number;
     readonly depth_test: boolean;
-    /** Told when a frame has taken the one-frame lines (they go before the next frame or update). */
+    /** Moves the one-frame lines written so far into `drawn_lines` (a swap): this frame takes them. */
     frame_recorded(): void;
 }
 
@@ -118,7 +119,7 @@ export class DebugDrawExtension extends RenderExtension {
         const source = this.#source;
         source.frame_recorded();
         const timed = source.timed_lines.count;
-        const lines = source.frame_lines.count;
+        const lines = source.drawn_lines.count;
         if (timed + lines === 0) return; // nothing to draw: the colour stays exactly as it was
         const graph = frame.graph;
         const scene = frame.get(SceneColor);
@@ -154,7 +155,7 @@ export class DebugDrawExtension extends RenderExtension {
             state.timed_version = timed_lines.version;
             state.timed_count = timed;
         }
-        if (frame > 0) queue.writeBuffer(state.lines, timed * LINE_BYTES, source.frame_lines.bytes, 0, frame * LINE_BYTES);
+        if (frame > 0) queue.writeBuffer(state.lines, timed * LINE_BYTES, source.drawn_lines.bytes, 0, frame * LINE_BYTES);
         this.#params[0] = source.line_width;
         queue.writeBuffer(state.params, 0, this.#params);
     }

@@ -41,7 +41,10 @@ type Rgba = ArrayLike<number>;
  */
 export class DebugDrawSystem extends System {
     readonly name = "DebugDrawSystem";
+    /** One-frame lines written since the last frame took them. */
     readonly frame_lines: DebugLines;
+    /** The one-frame lines the last frame recorded took (swapped out of `frame_lines`, no copy). */
+    readonly drawn_lines: DebugLines;
     readonly timed_lines = new DebugLines(256, true);
     line_width: number;
     readonly depth_test: boolean;
@@ -50,8 +53,6 @@ export class DebugDrawSystem extends System {
     #extension: DebugDrawExtension | null = null;
     #query: EntityQuery | null = null;
     #now = 0;
-    /** One-frame lines taken by the last frame recorded: dropped before the next frame or update. */
-    #consumed = 0;
     #recorded = false;
     /** One-frame lines that existed at the last update. */
     #mark = 0;
@@ -65,7 +66,9 @@ export class DebugDrawSystem extends System {
             throw new RangeError(`DebugDrawSystem: line_width must be a finite number of pixels > 0, got ${String(options.line_width)}`);
         }
         this.depth_test = options.depth_test ?? true;
-        this.frame_lines = new DebugLines(Math.max(16, options.initial_lines ?? 4096), false);
+        const initial = Math.max(16, options.initial_lines ?? 4096);
+        this.frame_lines = new DebugLines(initial, false);
+        this.drawn_lines = new DebugLines(initial, false);
     }
 
     /** The extension while started up, else null. */
@@ -80,7 +83,7 @@ export class DebugDrawSystem extends System {
 
     /** Lines waiting to be drawn: timed plus one-frame. */
     get line_count(): number {
-        return this.timed_lines.count + this.frame_lines.count - this.#consumed;
+        return this.timed_lines.count + this.frame_lines.count;
     }
 
     override async startup(entityManager: EntityManager): Promise<void> {
@@ -98,15 +101,11 @@ export class DebugDrawSystem extends System {
             this.#extension = null;
         }
         this.#query = null;
-        this.frame_lines.clear();
-        this.timed_lines.clear();
-        this.#consumed = 0;
-        this.#mark = 0;
+        this.clear();
     }
 
     override update(dt: number): void {
         this.#now += dt;
-        this.#drop_consumed();
         if (!this.#recorded && this.#mark > 0) {
             // no frame since the last update: what existed then had its frame
             this.frame_lines.drop_front(this.#mark);
@@ -141,14 +140,32 @@ export class DebugDrawSystem extends System {
 
     /** @internal the extension took the one-frame lines for a frame */
     frame_recorded(): void {
-        this.#drop_consumed();
-        this.#consumed = this.frame_lines.count;
+        this.drawn_lines.count = 0;
+        this.drawn_lines.swap(this.frame_lines);
+        this.#mark = 0;
         this.#recorded = true;
     }
 
     /** A line from `a` to `b`. */
     line(a: Vec3, b: Vec3, color: Rgba, duration = 0): void {
         this.#push(a[0], a[1], a[2], b[0], b[1], b[2], color, 0, duration);
+    }
+
+    /**
+     * Many lines of one colour at once: `points` holds six floats per line (a xyz, b xyz). The bulk form of
+     * `line`, for drawing straight from the caller's arrays.
+     */
+    lines(points: ArrayLike<number>, color: Rgba, duration = 0): void {
+        if (points.length % 6 !== 0) throw new RangeError(`DebugDrawSystem.lines: points hold 6 numbers per line (a xyz, b xyz); ${points.length} is not a multiple of 6`);
+        const n = points.length / 6;
+        if (duration > 0) {
+            for (let i = 0; i < n; i++) {
+                const at = i * 6;
+                this.#push(points[at], points[at + 1], points[at + 2], points[at + 3], points[at + 4], points[at + 5], color, 0, duration);
+            }
+            return;
+        }
+        this.frame_lines.push_many(points, n, color[0], color[1], color[2], color[3]);
     }
 
     /** A wire box centred at `center` with `half_extents`, turned by the quaternion `rotation` (x, y, z, w). */
@@ -214,16 +231,9 @@ export class DebugDrawSystem extends System {
     /** Forgets every shape, timed or not. */
     clear(): void {
         this.frame_lines.clear();
+        this.drawn_lines.clear();
         this.timed_lines.clear();
-        this.#consumed = 0;
         this.#mark = 0;
-    }
-
-    #drop_consumed(): void {
-        if (this.#consumed === 0) return;
-        this.frame_lines.drop_front(this.#consumed);
-        this.#mark = Math.max(0, this.#mark - this.#consumed);
-        this.#consumed = 0;
     }
 
     #push(ax: number, ay: number, az: number, bx: number, by: number, bz: number, color: Rgba, c: number, duration: number): void {

@@ -9,7 +9,7 @@ export const LINE_WORDS = LINE_BYTES / 4;
 export class DebugLines {
     count = 0;
     f32: Float32Array<ArrayBuffer>;
-    rgba: Uint8ClampedArray<ArrayBuffer>;
+    u32: Uint32Array<ArrayBuffer>;
     /** Expiry time per line (timed lines only). */
     expiry: Float64Array<ArrayBuffer>;
     /** Changes when the contents change (timed lines are uploaded only then). */
@@ -20,7 +20,7 @@ export class DebugLines {
         this.#timed = timed;
         const buffer = new ArrayBuffer(capacity * LINE_BYTES);
         this.f32 = new Float32Array(buffer);
-        this.rgba = new Uint8ClampedArray(buffer);
+        this.u32 = new Uint32Array(buffer);
         this.expiry = new Float64Array(timed ? capacity : 0);
     }
 
@@ -45,13 +45,30 @@ export class DebugLines {
         f[at + 3] = bx;
         f[at + 4] = by;
         f[at + 5] = bz;
-        const c = this.rgba;
-        const byte = (at + 6) * 4;
-        c[byte] = r * 255;
-        c[byte + 1] = g * 255;
-        c[byte + 2] = b * 255;
-        c[byte + 3] = a * 255;
+        // RGBA8, little-endian: r in the low byte (the unorm8x4 attribute's x)
+        this.u32[at + 6] = unorm8(r) | (unorm8(g) << 8) | (unorm8(b) << 16) | (unorm8(a) << 24);
         return i;
+    }
+
+    /** Appends `n` lines of one colour from `points` (a xyz, b xyz per line). */
+    push_many(points: ArrayLike<number>, n: number, r: number, g: number, b: number, a: number): void {
+        while (this.count + n > this.capacity) this.#grow();
+        const f = this.f32;
+        const u = this.u32;
+        const rgba = unorm8(r) | (unorm8(g) << 8) | (unorm8(b) << 16) | (unorm8(a) << 24);
+        let at = this.count * LINE_WORDS;
+        for (let i = 0; i < n; i++) {
+            const from = i * 6;
+            f[at] = points[from];
+            f[at + 1] = points[from + 1];
+            f[at + 2] = points[from + 2];
+            f[at + 3] = points[from + 3];
+            f[at + 4] = points[from + 4];
+            f[at + 5] = points[from + 5];
+            u[at + 6] = rgba;
+            at += LINE_WORDS;
+        }
+        this.count += n;
     }
 
     /** Drops the first `n` lines, keeping the rest in order. */
@@ -86,6 +103,21 @@ export class DebugLines {
         }
     }
 
+    /** Swaps contents with `other` (no copy): how a frame takes the lines written for it. */
+    swap(other: DebugLines): void {
+        const f32 = this.f32;
+        const u32 = this.u32;
+        const count = this.count;
+        this.f32 = other.f32;
+        this.u32 = other.u32;
+        this.count = other.count;
+        other.f32 = f32;
+        other.u32 = u32;
+        other.count = count;
+        this.version++;
+        other.version++;
+    }
+
     clear(): void {
         if (this.count === 0) return;
         this.count = 0;
@@ -98,11 +130,16 @@ export class DebugLines {
         const f32 = new Float32Array(buffer);
         f32.set(this.f32);
         this.f32 = f32;
-        this.rgba = new Uint8ClampedArray(buffer);
+        this.u32 = new Uint32Array(buffer);
         if (this.#timed) {
             const expiry = new Float64Array(capacity);
             expiry.set(this.expiry);
             this.expiry = expiry;
         }
     }
+}
+
+/** 0..1 to 0..255, rounded, clamped (NaN to 0). */
+function unorm8(v: number): number {
+    return v >= 1 ? 255 : v > 0 ? (v * 255 + 0.5) | 0 : 0;
 }
