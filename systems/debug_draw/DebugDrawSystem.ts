@@ -23,6 +23,7 @@ const SPHERE_SEGMENTS = 24;
 const BOX_CORNERS = [-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1];
 const BOX_EDGES = [0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6, 6, 7, 7, 4, 0, 4, 1, 5, 2, 6, 3, 7];
 const IDENTITY_ROTATION = [0, 0, 0, 1] as const;
+const ONES = [1, 1, 1] as const;
 
 type Vec3 = ArrayLike<number>;
 type Rgba = ArrayLike<number>;
@@ -57,6 +58,8 @@ export class DebugDrawSystem extends System {
     /** One-frame lines that existed at the last update. */
     #mark = 0;
     readonly #corner = new Float32Array(24);
+    /** Scratch segment (a xyz, b xyz) for shapes computed here. */
+    readonly #seg = new Float64Array(6);
 
     constructor(graphics: GraphicsEngine, options: DebugDrawSystemOptions = {}) {
         super();
@@ -120,19 +123,7 @@ export class DebugDrawSystem extends System {
             const scale = Transform.scale;
             for (let i = 0; i < entities.length; i++) {
                 const eid = entities[i];
-                const e = eid * 3;
-                this.#box(
-                    Transform.position,
-                    e,
-                    half[e] * scale[e],
-                    half[e + 1] * scale[e + 1],
-                    half[e + 2] * scale[e + 2],
-                    Transform.rotation,
-                    eid * 4,
-                    color,
-                    eid * 4,
-                    0,
-                );
+                this.#box(Transform.position, eid * 3, half, eid * 3, scale, eid * 3, Transform.rotation, eid * 4, color, eid * 4, 0);
             }
         }
         this.#mark = this.frame_lines.count;
@@ -148,7 +139,7 @@ export class DebugDrawSystem extends System {
 
     /** A line from `a` to `b`. */
     line(a: Vec3, b: Vec3, color: Rgba, duration = 0): void {
-        this.#push(a[0], a[1], a[2], b[0], b[1], b[2], color, 0, duration);
+        this.#push(a, 0, b, 0, color, 0, duration);
     }
 
     /**
@@ -159,18 +150,15 @@ export class DebugDrawSystem extends System {
         if (points.length % 6 !== 0) throw new RangeError(`DebugDrawSystem.lines: points hold 6 numbers per line (a xyz, b xyz); ${points.length} is not a multiple of 6`);
         const n = points.length / 6;
         if (duration > 0) {
-            for (let i = 0; i < n; i++) {
-                const at = i * 6;
-                this.#push(points[at], points[at + 1], points[at + 2], points[at + 3], points[at + 4], points[at + 5], color, 0, duration);
-            }
+            for (let i = 0; i < n; i++) this.#push(points, i * 6, points, i * 6 + 3, color, 0, duration);
             return;
         }
-        this.frame_lines.push_many(points, n, color[0], color[1], color[2], color[3]);
+        this.frame_lines.push_many(points, n, color);
     }
 
     /** A wire box centred at `center` with `half_extents`, turned by the quaternion `rotation` (x, y, z, w). */
     box(center: Vec3, half_extents: Vec3, color: Rgba, duration = 0, rotation: ArrayLike<number> = IDENTITY_ROTATION): void {
-        this.#box(center, 0, half_extents[0], half_extents[1], half_extents[2], rotation, 0, color, 0, duration);
+        this.#box(center, 0, half_extents, 0, ONES, 0, rotation, 0, color, 0, duration);
     }
 
     /** A wire sphere: three great circles of `radius` around `center`. */
@@ -184,9 +172,12 @@ export class DebugDrawSystem extends System {
             const s0 = Math.sin(i * step) * radius;
             const c1 = Math.cos((i + 1) * step) * radius;
             const s1 = Math.sin((i + 1) * step) * radius;
-            this.#push(cx + c0, cy + s0, cz, cx + c1, cy + s1, cz, color, 0, duration);
-            this.#push(cx + c0, cy, cz + s0, cx + c1, cy, cz + s1, color, 0, duration);
-            this.#push(cx, cy + c0, cz + s0, cx, cy + c1, cz + s1, color, 0, duration);
+            this.#segment(cx + c0, cy + s0, cz, cx + c1, cy + s1, cz);
+            this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
+            this.#segment(cx + c0, cy, cz + s0, cx + c1, cy, cz + s1);
+            this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
+            this.#segment(cx, cy + c0, cz + s0, cx, cy + c1, cz + s1);
+            this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
         }
     }
 
@@ -198,11 +189,11 @@ export class DebugDrawSystem extends System {
         const tx = to[0];
         const ty = to[1];
         const tz = to[2];
-        this.#push(fx, fy, fz, tx, ty, tz, color, 0, duration);
+        this.#push(from, 0, to, 0, color, 0, duration);
         const dx = tx - fx;
         const dy = ty - fy;
         const dz = tz - fz;
-        const length = Math.hypot(dx, dy, dz);
+        const length = Math.sqrt(dx * dx + dy * dy + dz * dz); // Math.hypot allocates (it is variadic)
         if (length < 1e-9) return;
         const head = length * 0.2;
         // two unit vectors across the shaft
@@ -211,7 +202,7 @@ export class DebugDrawSystem extends System {
         let ux = along_x ? -dz : 0;
         let uy = along_x ? 0 : dz;
         let uz = along_x ? dx : -dy;
-        const ul = Math.hypot(ux, uy, uz);
+        const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
         ux /= ul;
         uy /= ul;
         uz /= ul;
@@ -222,10 +213,14 @@ export class DebugDrawSystem extends System {
         const by = ty - (dy / length) * head;
         const bz = tz - (dz / length) * head;
         const w = head * 0.5;
-        this.#push(tx, ty, tz, bx + ux * w, by + uy * w, bz + uz * w, color, 0, duration);
-        this.#push(tx, ty, tz, bx - ux * w, by - uy * w, bz - uz * w, color, 0, duration);
-        this.#push(tx, ty, tz, bx + vx * w, by + vy * w, bz + vz * w, color, 0, duration);
-        this.#push(tx, ty, tz, bx - vx * w, by - vy * w, bz - vz * w, color, 0, duration);
+        this.#segment(tx, ty, tz, bx + ux * w, by + uy * w, bz + uz * w);
+        this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
+        this.#segment(tx, ty, tz, bx - ux * w, by - uy * w, bz - uz * w);
+        this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
+        this.#segment(tx, ty, tz, bx + vx * w, by + vy * w, bz + vz * w);
+        this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
+        this.#segment(tx, ty, tz, bx - vx * w, by - vy * w, bz - vz * w);
+        this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
     }
 
     /** Forgets every shape, timed or not. */
@@ -236,29 +231,44 @@ export class DebugDrawSystem extends System {
         this.#mark = 0;
     }
 
-    #push(ax: number, ay: number, az: number, bx: number, by: number, bz: number, color: Rgba, c: number, duration: number): void {
+    #push(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, color: Rgba, c: number, duration: number): void {
         if (duration > 0) {
             const timed = this.timed_lines;
-            const i = timed.push(ax, ay, az, bx, by, bz, color[c], color[c + 1], color[c + 2], color[c + 3]);
+            const i = timed.push(a, ai, b, bi, color, c);
             timed.expiry[i] = this.#now + duration;
             timed.version++;
         } else {
-            this.frame_lines.push(ax, ay, az, bx, by, bz, color[c], color[c + 1], color[c + 2], color[c + 3]);
+            this.frame_lines.push(a, ai, b, bi, color, c);
         }
+    }
+
+    // inlined into its callers (small), so its doubles are never boxed
+    #segment(ax: number, ay: number, az: number, bx: number, by: number, bz: number): void {
+        const s = this.#seg;
+        s[0] = ax;
+        s[1] = ay;
+        s[2] = az;
+        s[3] = bx;
+        s[4] = by;
+        s[5] = bz;
     }
 
     #box(
         center: ArrayLike<number>,
         p: number,
-        hx: number,
-        hy: number,
-        hz: number,
+        half: ArrayLike<number>,
+        h: number,
+        scale: ArrayLike<number>,
+        sc: number,
         rotation: ArrayLike<number>,
         r: number,
         color: Rgba,
         c: number,
         duration: number,
     ): void {
+        const hx = half[h] * scale[sc];
+        const hy = half[h + 1] * scale[sc + 1];
+        const hz = half[h + 2] * scale[sc + 2];
         const qx = rotation[r];
         const qy = rotation[r + 1];
         const qz = rotation[r + 2];
@@ -276,10 +286,6 @@ export class DebugDrawSystem extends System {
             corner[k * 3 + 1] = center[p + 1] + y + 2 * (qz * tx - qx * tz);
             corner[k * 3 + 2] = center[p + 2] + z + 2 * (qx * ty - qy * tx);
         }
-        for (let e = 0; e < 24; e += 2) {
-            const a = BOX_EDGES[e] * 3;
-            const b = BOX_EDGES[e + 1] * 3;
-            this.#push(corner[a], corner[a + 1], corner[a + 2], corner[b], corner[b + 1], corner[b + 2], color, c, duration);
-        }
+        for (let e = 0; e < 24; e += 2) this.#push(corner, BOX_EDGES[e] * 3, corner, BOX_EDGES[e + 1] * 3, color, c, duration);
     }
 }

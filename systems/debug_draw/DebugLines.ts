@@ -32,30 +32,34 @@ export class DebugLines {
         return this.f32.buffer;
     }
 
-    /** Appends a line; colour components in 0..1 (clamped), straight alpha. Returns its index. */
-    push(ax: number, ay: number, az: number, bx: number, by: number, bz: number, r: number, g: number, b: number, a: number): number {
+    /**
+     * Appends the line from `a[ai..ai+2]` to `b[bi..bi+2]` with colour `color[c..c+3]` (0..1, clamped, straight
+     * alpha). Returns its index. Arrays and offsets rather than numbers: a double passed to a call that is
+     * not inlined is boxed, which would allocate per line.
+     */
+    push(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, color: ArrayLike<number>, c: number): number {
         const i = this.count;
         if (i === this.capacity) this.#grow();
         this.count = i + 1;
         const at = i * LINE_WORDS;
         const f = this.f32;
-        f[at] = ax;
-        f[at + 1] = ay;
-        f[at + 2] = az;
-        f[at + 3] = bx;
-        f[at + 4] = by;
-        f[at + 5] = bz;
+        f[at] = a[ai];
+        f[at + 1] = a[ai + 1];
+        f[at + 2] = a[ai + 2];
+        f[at + 3] = b[bi];
+        f[at + 4] = b[bi + 1];
+        f[at + 5] = b[bi + 2];
         // RGBA8, little-endian: r in the low byte (the unorm8x4 attribute's x)
-        this.u32[at + 6] = unorm8(r) | (unorm8(g) << 8) | (unorm8(b) << 16) | (unorm8(a) << 24);
+        this.u32[at + 6] = unorm8(color[c]) | (unorm8(color[c + 1]) << 8) | (unorm8(color[c + 2]) << 16) | (unorm8(color[c + 3]) << 24);
         return i;
     }
 
     /** Appends `n` lines of one colour from `points` (a xyz, b xyz per line). */
-    push_many(points: ArrayLike<number>, n: number, r: number, g: number, b: number, a: number): void {
+    push_many(points: ArrayLike<number>, n: number, color: ArrayLike<number>): void {
         while (this.count + n > this.capacity) this.#grow();
         const f = this.f32;
         const u = this.u32;
-        const rgba = unorm8(r) | (unorm8(g) << 8) | (unorm8(b) << 16) | (unorm8(a) << 24);
+        const rgba = unorm8(color[0]) | (unorm8(color[1]) << 8) | (unorm8(color[2]) << 16) | (unorm8(color[3]) << 24);
         let at = this.count * LINE_WORDS;
         for (let i = 0; i < n; i++) {
             const from = i * 6;
