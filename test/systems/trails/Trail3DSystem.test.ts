@@ -65,7 +65,8 @@ describe("Trail3DSystem (Dawn)", () => {
     it("start -> stop -> start of the graphics engine keeps the trails drawing", async () => {
         const { engine, errors, read } = await start_engine();
         await engine.add_system(new Trail3DSystem(engine.graphics, { segments: 16 }));
-        const eid = spawn(engine, -1, 0.5);
+        // long-lived and unfaded along its length, so that the part laid down before the restart shows
+        const eid = spawn(engine, -1, 0.5, { max_age: 4, tail: [1, 1, 1, 1] });
         const run = (frames: number, from: number) => {
             for (let f = 1; f <= frames; f++) {
                 Transform.position[eid * 3] = from + 2 * f * DT;
@@ -84,6 +85,8 @@ describe("Trail3DSystem (Dawn)", () => {
         // drawn on the new device: near the head and back along the path laid down before the restart
         expect(pixel_at(image, Math.floor(project(0.9, "x")), y)[0]).toBeGreaterThan(180);
         expect(pixel_at(image, Math.round(project(0.2, "x")), y)[0]).toBeGreaterThan(SKY_8BIT[0] + 40);
+        // laid down on the first device: the whole pool went up again on the new one
+        expect(pixel_at(image, Math.round(project(-0.5, "x")), y)[0]).toBeGreaterThan(150);
         expect_pixel(image, Math.round(project(0.5, "x")), y + 10, SKY_8BIT, 3, "trail_restart");
         await engine.graphics.stop();
         expect(errors).toEqual([]);
