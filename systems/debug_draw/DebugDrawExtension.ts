@@ -7,6 +7,7 @@ import { RenderExtension, type RenderExtensionClass } from "../../shade/renderer
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
+import { FogOfWarExtension } from "../fog_of_war/FogOfWarExtension.js";
 import { PathDisplayExtension } from "../path_display/PathDisplayExtension.js";
 import { Trail3DExtension } from "../trails/Trail3DExtension.js";
 import { DEBUG_LINE_WGSL, LINE_PARAMS_BYTES } from "./debug_line.wgsl.js";
@@ -82,14 +83,13 @@ const VERTEX_BUFFERS: GPUVertexBufferLayout[] = [
  * four vertices, six indices and a world-space width built on the CPU (about 90 bytes instead of 28 per
  * line, and no constant pixel width); 300k lines a frame is an instance buffer's job.
  *
- * Ordering: after path display and trails (the other scene content at this phase). The design puts debug
- * draw after fog of war too, so that the fog never hides developer geometry; that class does not exist yet
- * and joins `after` when it lands.
+ * Ordering: after fog of war, so that the fog never hides developer geometry (the seed's one deliberate
+ * exception), and after path display and trails, which hold whether or not a fog is registered.
  */
 export class DebugDrawExtension extends RenderExtension {
     name = "debug draw";
     phase = FramePhase.AfterTransparency;
-    override after: readonly RenderExtensionClass[] = [PathDisplayExtension, Trail3DExtension];
+    override after: readonly RenderExtensionClass[] = [FogOfWarExtension, PathDisplayExtension, Trail3DExtension];
 
     readonly #source: DebugLineSource;
     #state: DeviceState | null = null;
