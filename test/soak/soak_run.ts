@@ -269,12 +269,14 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
 }
 
 /**
- * Whether a figure keeps growing after warm-up: the largest of the last half of the samples is above the largest
- * of the first half by more than `tolerance` (noise, a pool settling). Returns the excess, or 0.
+ * Whether a figure keeps growing after warm-up: even the smallest sample of the last half is above the largest of
+ * the first half by more than `tolerance`. A figure that moves up and down (a pool grown on one device's demand,
+ * gone with that device) or settles at a plateau passes; a leak, however small per frame, rises above it all.
+ * Returns the excess, or 0.
  */
 export function growth(values: readonly number[], tolerance: number): number {
     const half = Math.floor(values.length / 2);
     const first = Math.max(...values.slice(0, half));
-    const last = Math.max(...values.slice(half));
+    const last = Math.min(...values.slice(half));
     return last - first > tolerance ? last - first : 0;
 }
