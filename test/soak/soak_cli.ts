@@ -2,7 +2,7 @@
 // SOAK_FRAMES (default 100000), SOAK_LOSSES (8), DAWN_NODE=<path to dawn.node> (else the `webgpu` package).
 // Prints the samples and a verdict; exits 1 when the soak fails its checks.
 import { createRequire } from "node:module";
-import { growth, run_soak } from "./soak_run.js";
+import { run_soak, soak_problems } from "./soak_run.js";
 
 interface Dawn {
     create(flags: string[]): GPU;
@@ -18,18 +18,7 @@ console.log(`adapter: ${adapter?.info.vendor} ${adapter?.info.device} (${adapter
 const frames = Number(process.env.SOAK_FRAMES ?? 100_000);
 const losses = Number(process.env.SOAK_LOSSES ?? 8);
 const result = await run_soak({ gpu, frames, samples: 10, device_losses: losses, seed: 1234, population: 24 });
-const problems: string[] = [];
-if (result.thrown !== null) problems.push(`a frame threw: ${result.thrown}`);
-for (const e of result.errors) problems.push(`on_error: ${e.message}`);
-if (result.recoveries !== losses) problems.push(`${result.recoveries} recoveries of ${losses}`);
-const settled = result.samples.slice(3);
-const heap = settled.map((s) => s.heap);
-if (growth(heap, Math.max(2 * 1048576, 0.05 * Math.min(...heap))) > 0) problems.push(`heap grows: ${heap.join(", ")}`);
-if (growth(settled.map((s) => s.pool_textures), 0) > 0) problems.push("pool textures grow");
-for (const key of ["transients", "buffers", "textures", "total"] as const) {
-    const bytes = settled.map((s) => s.gpu[key]);
-    if (growth(bytes, 0) > 0) problems.push(`GPU ${key} grow: ${bytes.join(", ")}`);
-}
+const problems = soak_problems(result, losses);
 console.log(
     `soak: ${frames} frames (${result.frames_rendered} rendered) in ${result.seconds.toFixed(1)} s (${((1000 * result.seconds) / frames).toFixed(2)} ms/frame), ` +
         `${result.recoveries} recoveries, ${result.device_loss_reports} device-loss reports; ${problems.length === 0 ? "PASS" : `FAIL:\n${problems.join("\n")}`}`,

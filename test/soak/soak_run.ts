@@ -44,6 +44,8 @@ export interface SoakOptions {
 
 export interface SoakSample {
     readonly frame: number;
+    /** Which renderer (device) the sample was taken on: GraphicsEngine.renderer_generation. */
+    readonly generation: number;
     readonly heap: number;
     readonly pool_textures: number;
     readonly gpu: GPUMemory;
@@ -159,9 +161,10 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
 
     const frames = options.frames;
     const every = Math.max(1, Math.floor(frames / options.samples));
-    // losses half-way between samples, so a sample never lands in a recovery
+    // the losses come in the first 40% of the run, so that the last device lives through the last 6 samples
+    // (a device's GPU figures start again from nothing: growth is only visible within one device's life)
     const losses = new Set<number>();
-    for (let i = 1; i <= options.device_losses; i++) losses.add(Math.floor((i * frames) / (options.device_losses + 1) / every) * every + Math.floor(every / 2));
+    for (let i = 0; i < options.device_losses; i++) losses.add(Math.floor(every / 2 + (i * 3.5 * every) / Math.max(1, options.device_losses)));
     const samples: SoakSample[] = [];
     const started = performance.now();
     let rendered = 0;
@@ -236,6 +239,7 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
                 const pool = graphics.renderer?.graph.pool;
                 const sample: SoakSample = {
                     frame: frame + 1,
+                    generation: graphics.renderer_generation,
                     heap,
                     pool_textures: pool?.live_count ?? 0,
                     gpu: graphics.gpu_memory(),
@@ -269,14 +273,49 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
 }
 
 /**
- * Whether a figure keeps growing after warm-up: even the smallest sample of the last half is above the largest of
- * the first half by more than `tolerance`. A figure that moves up and down (a pool grown on one device's demand,
- * gone with that device) or settles at a plateau passes; a leak, however small per frame, rises above it all.
- * Returns the excess, or 0.
+ * Whether a figure keeps growing: even the smallest sample of the last half is above the largest of the first half
+ * by more than `tolerance`. A figure that moves up and down or settles at a plateau passes; a leak, however small
+ * per frame, rises above it all. Returns the excess, or 0.
  */
 export function growth(values: readonly number[], tolerance: number): number {
     const half = Math.floor(values.length / 2);
     const first = Math.max(...values.slice(0, half));
     const last = Math.min(...values.slice(half));
     return last - first > tolerance ? last - first : 0;
+}
+
+/** Samples left out as warm-up (pools growing to the scene's needs, the JIT settling). */
+export const WARMUP_SAMPLES = 3;
+/**
+ * Slack for GPU buffers within one device's life: some pools grow by small steps during a device's first few
+ * hundred frames of this churn and then stay (in 100,000 frames on the H200 every sample was the same byte count).
+ */
+export const BUFFER_TOLERANCE = 32 * 1024;
+
+/** What is wrong with a soak's result, in words (empty when it passed). */
+export function soak_problems(result: SoakResult, device_losses: number): string[] {
+    const problems: string[] = [];
+    if (result.thrown !== null) problems.push(`a frame threw: ${result.thrown}`);
+    for (const e of result.errors) problems.push(`on_error: ${e.message}`);
+    if (result.recoveries !== device_losses) problems.push(`${result.recoveries} recoveries of ${device_losses} destroyed devices`);
+    if (result.device_loss_reports !== device_losses) problems.push(`${result.device_loss_reports} device-loss reports for ${device_losses} destroyed devices`);
+    const settled = result.samples.slice(WARMUP_SAMPLES);
+    if (settled.length < 4) return [...problems, `only ${result.samples.length} samples`];
+    const heap = settled.map((s) => s.heap);
+    const heap_tolerance = Math.max(2 * 1048576, 0.05 * Math.min(...heap));
+    if (growth(heap, heap_tolerance) > 0) problems.push(`JS heap keeps growing: ${heap.join(", ")}`);
+    // taken in the same settled state: the pool and the non-buffer textures are exactly the same every time
+    for (const [what, values] of [
+        ["pool textures", settled.map((s) => s.pool_textures)],
+        ["GPU transients", settled.map((s) => s.gpu.transients)],
+        ["GPU textures", settled.map((s) => s.gpu.textures)],
+    ] as const) {
+        if (values.some((v) => v !== values[0])) problems.push(`${what} change between settled samples: ${values.join(", ")}`);
+    }
+    // buffers: within the last device's life, which holds the last samples
+    const last = result.samples.filter((s) => s.generation === result.samples[result.samples.length - 1].generation).slice(1);
+    if (last.length < 4) problems.push(`only ${last.length} samples on the last device`);
+    const buffers = last.map((s) => s.gpu.buffers);
+    if (growth(buffers, BUFFER_TOLERANCE) > 0) problems.push(`GPU buffers keep growing on the last device: ${buffers.join(", ")}`);
+    return problems;
 }
