@@ -97,6 +97,31 @@ describe("ShadowExtension on Dawn", () => {
         });
     });
 
+    it("forward transparency is shadowed too: a blended sheet beside the box is darker where the box shades it", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const scene = new Scene();
+            scene.add(new Mesh(make_box_geometry(1, 1, 1), new StandardMaterial({ base_color: [0.8, 0.3, 0.2, 1] }))).position.set([0, 0.5, 0]);
+            // no ground: behind the sheet is the unlit sky, the same everywhere
+            const sheet = scene.add(new Mesh(make_plane_geometry(2.4, 3), new StandardMaterial({ base_color: [0.9, 0.9, 0.9, 0.6], roughness: 0.9, transparency: "blended" })));
+            sheet.position.set([1.8, 0.3, 0]);
+            scene.sun.direction.set([1, -1, 0]);
+            const { renderer, target } = renderer_for(device, scene, errors);
+            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256 }));
+            const image = await render(renderer, target, device);
+            write_readback_png(image, "shadow_on_transparency");
+            // the box's top edge (x 0.5, y 1) shades the sheet at y 0.3 up to x 1.2
+            const shaded = pixel_of(renderer, 0.9, 0.3, 0);
+            const lit = pixel_of(renderer, 2.0, 0.3, 0);
+            expect(luminance(image, shaded)).toBeLessThan(luminance(image, lit) * 0.7);
+            renderer.remove_extension(shadows);
+            const plain = await render(renderer, target, device);
+            expect(luminance(plain, shaded)).toBeGreaterThan(luminance(image, shaded) + 20);
+            expect(errors).toEqual([]);
+            renderer.destroy();
+        });
+    });
+
     it("culls casters per cascade: a box far outside every cascade is not drawn, the shadow stays", async () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
