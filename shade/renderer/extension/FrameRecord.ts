@@ -6,7 +6,7 @@ import type { FrameGraph } from "../../device/graph/FrameGraph.js";
 export interface FrameRecordHost {
     readonly phase: FramePhase;
     readonly graph: FrameGraph;
-    /** Increments when a frame closes; a record stamped with an older value belongs to a closed frame. */
+    /** @internal increments when a frame closes; a record stamped with an older value belongs to a closed frame */
     readonly frame_serial: number;
     readonly closed: boolean;
 }
