@@ -4,40 +4,14 @@
 // after a run of ticks; two run lengths cancel the measurement's constant cost; the median of interleaved
 // trials drops what the JIT allocates while it settles; a run in which a scavenge ran is discarded. The
 // graphics engine is not started (render() returns at once): this is the CPU side of the frame.
-import v8 from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { bytes_per_frame } from "../harness/allocation.js";
 import { Transform } from "../../engine/components/Transform.js";
 import { Engine } from "../../engine/Engine.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import { System } from "../../engine/System.js";
 
-v8.setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-function new_space_used(): number {
-    const spaces = v8.getHeapSpaceStatistics();
-    for (let i = 0; i < spaces.length; i++) if (spaces[i].space_name === "new_space") return spaces[i].space_used_size;
-    throw new Error("no new_space in v8.getHeapSpaceStatistics()");
-}
-
-function estimate(frame: () => void, short: number): number {
-    const runs: number[] = [];
-    for (const n of [short, 2 * short]) {
-        gc();
-        const before = new_space_used();
-        for (let i = 0; i < n; i++) frame();
-        runs.push(new_space_used() - before);
-    }
-    return runs[0] < 0 || runs[1] < runs[0] ? Number.POSITIVE_INFINITY : (runs[1] - runs[0]) / short;
-}
-
-function bytes_per_frame(frame: () => void, short: number, trials: number): number {
-    const estimates: number[] = [];
-    for (let t = 0; t < trials; t++) estimates.push(estimate(frame, short));
-    return estimates.sort((a, b) => a - b)[trials >> 1];
-}
 
 /**
  * Runs `frame` until the JIT has optimised it: many calls, with pauses for V8's concurrent compiler (on a
