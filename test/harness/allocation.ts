@@ -1,9 +1,18 @@
 // Young-generation bytes per call of a frame function, for the allocation tests.
 //
-// Method: a full gc(), then the new space's used size before and after synchronous runs of N and 2N frames; the
-// difference over N is bytes per frame (a trial in which a scavenge ran is discarded); the median of several
-// trials drops what the JIT allocates while it settles. The smallest JS object is 12-16 bytes, so one per frame
-// shows.
+// Method: a full gc(), then the young generation's used size (new space + new large-object space) before and
+// after a synchronous run of frames; nothing else runs on the JS thread inside a synchronous loop, so the growth
+// is what the loop allocated, provided no scavenge ran inside it (such a window is discarded). The reading
+// itself allocates its statistics array: an empty reading calibrates it. The smallest JS object is 12-16 bytes,
+// so one per frame shows.
+//
+// Steady state. V8 optimises a hot function on a background thread and installs the code when the job is done;
+// until then the function runs in a lower tier that boxes doubles (a HeapNumber per float read from a typed
+// array). On a loaded 2-core machine the job can lag a warm-up of a few hundred milliseconds, so a single
+// measurement right after warm-up can see the lower tier's boxing (CI once saw 1392 B/frame from debug draw,
+// 0 everywhere else). `steady_bytes_per_frame` therefore measures in rounds, running more warm-up and yielding
+// the CPU between rounds, until the figures are accepted or the rounds run out. An allocation in our code is
+// there in every round, so it still fails.
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -11,26 +20,106 @@ v8.setFlagsFromString("--expose-gc");
 /** A full garbage collection (gc exposed at run time). */
 export const gc = runInNewContext("gc") as () => void;
 
-function new_space_used(): number {
+/** Bytes in the young generation now. */
+export function young_bytes(): number {
     const spaces = v8.getHeapSpaceStatistics();
-    for (let i = 0; i < spaces.length; i++) if (spaces[i].space_name === "new_space") return spaces[i].space_used_size;
-    throw new Error("no new_space in v8.getHeapSpaceStatistics()");
+    let bytes = 0;
+    for (let i = 0; i < spaces.length; i++) {
+        const name = spaces[i].space_name;
+        if (name === "new_space" || name === "new_large_object_space") bytes += spaces[i].space_used_size;
+    }
+    return bytes;
+}
+
+/** Bytes per call of `frame` over `n` calls right after a full GC; null when a scavenge ran inside the window. */
+export function window_bytes(frame: () => void, n: number): number | null {
+    gc();
+    const c0 = young_bytes();
+    const c1 = young_bytes();
+    const b0 = young_bytes();
+    for (let i = 0; i < n; i++) frame();
+    const b1 = young_bytes();
+    if (b1 < b0) return null;
+    return Math.max(0, b1 - b0 - (c1 - c0)) / n;
+}
+
+function median(values: number[]): number {
+    values.sort((a, b) => a - b);
+    return values[values.length >> 1];
+}
+
+/**
+ * For each frame function, the median over `windows` windows of `n` calls of the bytes per call, the functions'
+ * windows interleaved (so that a reference and the code under test see the same conditions). Throws when a
+ * scavenge landed in too many windows to have `windows` of them.
+ */
+export function window_medians(frames: readonly (() => void)[], n: number, windows = 5): number[] {
+    const readings = frames.map((): number[] => []);
+    for (let attempt = 0; attempt < 3 * windows && readings.some((r) => r.length < windows); attempt++) {
+        for (let f = 0; f < frames.length; f++) {
+            if (readings[f].length >= windows) continue;
+            const bytes = window_bytes(frames[f], n);
+            if (bytes !== null) readings[f].push(bytes);
+        }
+    }
+    if (readings.some((r) => r.length < windows)) throw new Error(`window_medians: a scavenge landed in most windows of ${n} frames; use shorter windows`);
+    return readings.map(median);
+}
+
+/** How `steady_bytes_per_frame` measures. */
+export interface SteadyOptions {
+    /** Calls per window. */
+    window: number;
+    /** Windows per reading (median). Default 5. */
+    windows?: number;
+    /** Whether a reading (one median per frame function) is the steady state the test expects. */
+    accept: (medians: readonly number[]) => boolean;
+    /** Extra warm-up calls of each function between rounds. Default 4 windows. */
+    warm?: number;
+    /** Readings at most. Default 6. */
+    rounds?: number;
+}
+
+/** The accepted reading, or the last one when no reading was accepted, and how many readings it took. */
+export interface SteadyReading {
+    medians: number[];
+    rounds: number;
+    accepted: boolean;
+}
+
+/** Reads `window_medians` in rounds (more warm-up and a pause between them) until `accept` takes a reading. */
+export async function steady_bytes_per_frame(frames: readonly (() => void)[], options: SteadyOptions): Promise<SteadyReading> {
+    const rounds = options.rounds ?? 6;
+    const warm = options.warm ?? 4 * options.window;
+    let medians: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+        medians = window_medians(frames, options.window, options.windows ?? 5);
+        if (options.accept(medians)) return { medians, rounds: round, accepted: true };
+        if (round === rounds) break;
+        for (const frame of frames) for (let i = 0; i < warm; i++) frame();
+        // give the background compiler the CPU, then let it install its code
+        await new Promise((resolve) => setTimeout(resolve, 100 * round));
+    }
+    return { medians, rounds, accepted: false };
 }
 
 function estimate(frame: () => void, short: number): number {
     const runs: number[] = [];
     for (const n of [short, 2 * short]) {
         gc();
-        const before = new_space_used();
+        const before = young_bytes();
         for (let i = 0; i < n; i++) frame();
-        runs.push(new_space_used() - before);
+        runs.push(young_bytes() - before);
     }
     return runs[0] < 0 || runs[1] < runs[0] ? Number.POSITIVE_INFINITY : (runs[1] - runs[0]) / short;
 }
 
-/** The median over `trials` of the bytes one call of `frame` leaves in the young generation. */
+/**
+ * The median over `trials` of the bytes one call of `frame` leaves in the young generation, from runs of `short`
+ * and `2 * short` calls (their difference cancels what the measurement itself costs).
+ */
 export function bytes_per_frame(frame: () => void, short: number, trials: number): number {
     const estimates: number[] = [];
     for (let t = 0; t < trials; t++) estimates.push(estimate(frame, short));
-    return estimates.sort((a, b) => a - b)[trials >> 1];
+    return median(estimates);
 }

@@ -1,32 +1,12 @@
 // Steady-state allocation of DebugDrawSystem: immediate-mode calls, update, the frame taking the lines and the
-// upload, on a real device (Dawn). Method as test/systems/trails/allocation.test.ts (new-space bytes).
-import v8 from "node:v8";
-import { runInNewContext } from "node:vm";
+// upload, on a real device (Dawn). Method: test/harness/allocation.ts (young-generation bytes, read in rounds until steady).
 import { describe, expect, it } from "vitest";
 import { Transform } from "../../../engine/components/Transform.js";
 import { Engine } from "../../../engine/Engine.js";
 import { DebugBounds } from "../../../systems/debug_draw/DebugBounds.js";
 import { DebugDrawSystem } from "../../../systems/debug_draw/DebugDrawSystem.js";
+import { steady_bytes_per_frame } from "../../harness/allocation.js";
 import { with_gpu_device } from "../../harness/index.js";
-
-v8.setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-function new_space_used(): number {
-    for (const space of v8.getHeapSpaceStatistics()) if (space.space_name === "new_space") return space.space_used_size;
-    throw new Error("no new_space");
-}
-
-function estimate(frame: () => void, short: number): number {
-    const runs: number[] = [];
-    for (const n of [short, 2 * short]) {
-        gc();
-        const before = new_space_used();
-        for (let i = 0; i < n; i++) frame();
-        runs.push(new_space_used() - before);
-    }
-    return runs[0] < 0 || runs[1] < runs[0] ? Number.POSITIVE_INFINITY : (runs[1] - runs[0]) / short;
-}
 
 describe("DebugDrawSystem allocation (Dawn)", () => {
     it("once warm, shapes, update, taking the lines and the upload allocate nothing per frame", async () => {
@@ -58,11 +38,10 @@ describe("DebugDrawSystem allocation (Dawn)", () => {
             };
             for (let i = 0; i < 1500; i++) frame();
             await device.queue.onSubmittedWorkDone();
-            const estimates: number[] = [];
-            for (let t = 0; t < 7; t++) estimates.push(estimate(frame, 150));
-            const bytes = estimates.sort((x, y) => x - y)[3];
+            const reading = await steady_bytes_per_frame([frame], { window: 300, accept: ([bytes]) => bytes < 1 });
+            const bytes = reading.medians[0];
             await device.queue.onSubmittedWorkDone();
-            console.info(`debug draw frame: ${bytes.toFixed(2)} bytes per frame`);
+            console.info(`debug draw frame: ${bytes.toFixed(2)} bytes per frame (reading ${reading.rounds})`);
             expect(debug.drawn_lines.count).toBeGreaterThan(100 + 12 + 72 + 5 + 10 + 20 * 12 - 1);
             expect(bytes).toBeLessThan(1);
             await engine.remove_system(debug);

