@@ -40,11 +40,9 @@ export class Inspector {
         const timer = renderer.timer;
         const gpu = new Map<string, number>();
         if (timer !== null) for (let i = 0; i < timer.timing_count; i++) gpu.set(timer.timings[i].name, timer.timings[i].ms);
-        const per_scope = new Map<string, number>();
         const passes = renderer.last_frame_passes
             .map((p) => {
                 const ms = gpu.get(p.name);
-                if (ms !== undefined && p.scope !== null) per_scope.set(p.scope, (per_scope.get(p.scope) ?? 0) + ms);
                 const time = ms !== undefined ? ` <span class="ms">${ms.toFixed(2)} ms</span>` : "";
                 return `<li class="${p.culled ? "culled" : ""}">${escape(p.name)}${time}</li>`;
             })
@@ -54,9 +52,10 @@ export class Inspector {
             .phases.map((phase) => {
                 const names = phase.extensions
                     .map((e) => {
-                        const ms = per_scope.get(e.name);
+                        // the sum of the extension's timed passes (GPUDynamicMeshRenderer's among them)
+                        const ms = timer !== null ? renderer.extension_ms(e.name) : 0;
                         const suspended = renderer.registry.is_suspended(renderer.registry.ordered(phase.phase)[e.position]);
-                        return `<span class="${suspended ? "culled" : ""}">${escape(e.name)}${ms !== undefined ? ` <span class="ms">${ms.toFixed(2)}</span>` : ""}</span>`;
+                        return `<span class="${suspended ? "culled" : ""}">${escape(e.name)}${ms > 0 ? ` <span class="ms">${ms.toFixed(2)}</span>` : ""}</span>`;
                     })
                     .join(", ");
                 return `<li><b>${phase.name}</b> ${names || '<span class="culled">-</span>'}</li>`;
