@@ -152,20 +152,24 @@ export async function check_package({ keep = false } = {}) {
         }),
       timings,
     );
-    const result = await step(
-      'run on Dawn',
-      async () => {
-        const env = { ...process.env };
-        if (!env.VK_ICD_FILENAMES && !env.VK_DRIVER_FILES) env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-        const { stdout } = await exec_file(process.execPath, [join(project, 'src', 'run_node.mjs'), scratch], { cwd: project, env, timeout: 60_000 });
-        const line = stdout.trim().split('\n').pop();
-        return JSON.parse(line);
-      },
-      timings,
-    );
-    const failures = judge(result);
+    const run_game = async (conditions, out_dir) => {
+      const env = { ...process.env };
+      if (!env.VK_ICD_FILENAMES && !env.VK_DRIVER_FILES) env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
+      const args = [...conditions, join(project, 'src', 'run_node.mjs'), out_dir];
+      const { stdout } = await exec_file(process.execPath, args, { cwd: project, env, timeout: 60_000 });
+      const line = stdout.trim().split('\n').pop();
+      return JSON.parse(line);
+    };
+    const result = await step('run on Dawn', () => run_game([], scratch), timings);
+    // the "production" export condition resolves lib/prod/ (guards stripped): the same game must draw the same
+    const production_dir = join(scratch, 'production');
+    mkdirSync(production_dir);
+    const production = await step('run on Dawn, production build', () => run_game(['--conditions=production'], production_dir), timings);
+    const failures = [...judge(result), ...judge(production).map((f) => `production build: ${f}`)];
+    if (!String(result.resolved).includes('/lib/dev/')) failures.push(`the default conditions resolved ${result.resolved}, not lib/dev/`);
+    if (!String(production.resolved).includes('/lib/prod/')) failures.push(`--conditions=production resolved ${production.resolved}, not lib/prod/`);
     timings.total = Math.round(performance.now() - t0);
-    return { ok: failures.length === 0, failures, result, packed, scratch: keep ? scratch : null, frames_dir: keep ? scratch : null, timings };
+    return { ok: failures.length === 0, failures, result, production, packed, scratch: keep ? scratch : null, frames_dir: keep ? scratch : null, timings };
   } finally {
     if (!keep) rmSync(scratch, { recursive: true, force: true });
   }

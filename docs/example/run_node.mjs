@@ -51,6 +51,8 @@ const after = await read_rgba(game);
 result.trail_after_shutdown = pixel(after, column(0), SIZE / 2);
 result.marker_after_shutdown = pixel(after, column(1.6), row(0));
 result.errors = game.errors.map((e) => e.message);
+// which build the export conditions chose (lib/dev or lib/prod)
+result.resolved = import.meta.resolve('shade-ts/shade/renderer/target/TextureRenderTarget.js');
 await game.engine.graphics.stop();
 if (process.argv[2]) {
   writeFileSync(join(process.argv[2], 'frame.rgba'), frame);
