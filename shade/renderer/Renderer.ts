@@ -17,8 +17,7 @@ import { Scene } from "./scene/Scene.js";
 import { UpscaleStep } from "./steps/UpscaleStep.js";
 import type { RenderTarget } from "./target/RenderTarget.js";
 import { SceneColor } from "./extension/SceneColor.js";
-import { SceneColorCopy } from "./products/SceneColorCopy.js";
-import { SceneColorCopyStep } from "./products/SceneColorCopyStep.js";
+import { FrameProducts } from "./products/FrameProducts.js";
 import { check_upscale_slot, type Upscaler, type UpscaleSlot } from "./upscale/Upscaler.js";
 
 export interface RendererOptions {
@@ -68,13 +67,18 @@ export class Renderer {
     /** When true, each frame leaves its passes (name, scope, culled) in `last_frame_passes`, for inspectors. */
     capture_pass_list = false;
     last_frame_passes: { name: string; scope: string | null; culled: boolean }[] = [];
+    /**
+     * Whether the built-in TAA reprojects with the `Velocity` product, made for it in frames where some mesh
+     * moved (camera motion alone reprojects through depth). Default true; false: no velocity pass for TAA.
+     */
+    taa_uses_velocity = true;
 
     readonly #gbuffer = new GBufferStep();
     readonly #lighting = new LightingStep();
     readonly #transparency = new TransparencyStep(this.#gbuffer, this.#lighting.lights, this.#lighting.tiles);
     readonly #upscale = new UpscaleStep();
     readonly #tonemap = new TonemapStep();
-    readonly #scene_copy = new SceneColorCopyStep();
+    readonly #products = new FrameProducts(this.registry);
     readonly #command_buffers: GPUCommandBuffer[] = [];
     // reused every frame: only the encoder changes
     readonly #target: { graphics: GPUDevice; encoder: GPUCommandEncoder };
@@ -255,6 +259,7 @@ export class Renderer {
         if (slot === "taa" || upscaler?.jitter === true) this.#upscale.jitter_camera(this.view.camera, this.#frames, internal_w, internal_h);
         else this.view.camera.update(internal_w, internal_h);
         this.view.camera.bind(this.device);
+        this.#products.begin_frame(this.view.camera);
         frame.bind_scene(this.scene);
         frame.begin(internal_w, internal_h, output_w, output_h);
         try {
@@ -262,22 +267,23 @@ export class Renderer {
 
             frame.enter(FramePhase.AfterGBuffer);
             this.#gbuffer.record(frame, this.scene);
+            this.#products.after_gbuffer(frame, this.#gbuffer, slot === "taa" && this.taa_uses_velocity);
             registry.record_phase(FramePhase.AfterGBuffer, frame);
 
             frame.enter(FramePhase.AfterLighting);
             this.#lighting.record(frame, this.scene);
-            this.#make_products(FramePhase.AfterLighting, frame);
+            this.#products.at(FramePhase.AfterLighting, frame);
             registry.record_phase(FramePhase.AfterLighting, frame);
 
             frame.enter(FramePhase.AfterTransparency);
             this.#transparency.record(frame);
-            this.#make_products(FramePhase.AfterTransparency, frame);
+            this.#products.at(FramePhase.AfterTransparency, frame);
             registry.record_phase(FramePhase.AfterTransparency, frame);
 
             frame.enter(FramePhase.BeforePresent);
             if (upscaler !== null) this.#record_upscaler(upscaler, frame);
             else this.#upscale.record(frame, slot === "taa");
-            this.#make_products(FramePhase.BeforePresent, frame);
+            this.#products.at(FramePhase.BeforePresent, frame);
             registry.record_phase(FramePhase.BeforePresent, frame);
             const canvas = graph.import_texture("present target", texture);
             const presented = this.#tonemap.record(frame, canvas);
@@ -307,17 +313,6 @@ export class Renderer {
             graph.reset();
             this.view.camera.unbind();
             this.#frames++;
-        }
-    }
-
-    // The optional frame products that some extension of `phase` declares in `requires`; nothing otherwise.
-    #make_products(phase: FramePhase, frame: FrameContext): void {
-        const extensions = this.registry.ordered(phase);
-        for (let i = 0; i < extensions.length; i++) {
-            if (extensions[i].requires.includes(SceneColorCopy)) {
-                this.#scene_copy.record(frame);
-                return;
-            }
         }
     }
 

@@ -6,6 +6,12 @@ import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { OBJECT_FLOATS } from "./mesh_wgsl.js";
 import type { ObjectBuffer } from "./ObjectBuffer.js";
 
+/** Last frame's world matrix of one mesh, and which build wrote it. */
+interface PreviousTransform {
+    readonly matrix: Float32Array;
+    build: number;
+}
+
 /** Consecutive objects sharing geometry and material: one instanced draw. */
 export interface DrawRun {
     geometry: Geometry;
@@ -47,11 +53,25 @@ export class MeshDrawList {
     #blended_count = 0;
     #blended_depth = new Float32Array(64);
     readonly #normal = mat3.create();
+    // per mesh, made once when a mesh is first drawn (a WeakMap: a mesh dropped from the scene lets its entry go)
+    readonly #previous = new WeakMap<Mesh, PreviousTransform>();
+    #build = 0;
+    #moved = 0;
+
+    /**
+     * Meshes drawn this frame whose world matrix differs from last frame's (a mesh not drawn last frame does
+     * not count: it has no motion). What "TAA uses velocity when it pays" looks at.
+     */
+    get moved_count(): number {
+        return this.#moved;
+    }
 
     /** Fills `objects` with this frame's meshes and rebuilds the runs. `eye` is the camera position. */
     build(scene: Scene, objects: ObjectBuffer, eye: ArrayLike<number>): void {
         if (scene !== this.#sorted_scene || scene.version !== this.#sorted_version) this.#sort(scene);
         objects.clear();
+        this.#build++;
+        this.#moved = 0;
         this.opaque_run_count = 0;
         this.#blended_count = 0;
         let run: DrawRun | null = null;
@@ -100,6 +120,7 @@ export class MeshDrawList {
         const u = objects.uints;
         const m = mesh.world_matrix;
         for (let k = 0; k < 16; k++) f[o + k] = m[k];
+        this.#write_previous(f, o + 40, mesh, m);
         const n = mat3.normalFromMat4(this.#normal, m) ?? mat3.identity(this.#normal);
         f[o + 16] = n[0];
         f[o + 17] = n[1];
@@ -122,6 +143,30 @@ export class MeshDrawList {
         u[o + 37] = material.id;
         u[o + 38] = FLAG_LIT | (material.base_color_texture !== null ? FLAG_TEXTURED : 0);
         return o / OBJECT_FLOATS;
+    }
+
+    // writes last frame's matrix of `mesh` at f[at..at+15] (this frame's if it was not drawn last frame) and
+    // remembers this frame's for the next
+    #write_previous(f: Float32Array, at: number, mesh: Mesh, m: ArrayLike<number>): void {
+        let previous = this.#previous.get(mesh);
+        if (previous === undefined) {
+            previous = { matrix: new Float32Array(16), build: -1 };
+            this.#previous.set(mesh, previous);
+        }
+        const p = previous.matrix;
+        const drawn_last_frame = previous.build === this.#build - 1;
+        let moved = false;
+        for (let k = 0; k < 16; k++) {
+            if (drawn_last_frame) {
+                f[at + k] = p[k];
+                if (p[k] !== m[k]) moved = true;
+            } else {
+                f[at + k] = m[k];
+            }
+            p[k] = m[k];
+        }
+        previous.build = this.#build;
+        if (moved) this.#moved++;
     }
 
     #sort(scene: Scene): void {

@@ -1,7 +1,7 @@
 import { CAMERA_WGSL } from "../scene/Camera.js";
 
 /** Floats per object in the object storage buffer (see `OBJECT_WGSL`). */
-export const OBJECT_FLOATS = 40;
+export const OBJECT_FLOATS = 56;
 export const OBJECT_BYTES = OBJECT_FLOATS * 4;
 
 /** Per-object data, one entry per drawn mesh, indexed by instance index. */
@@ -17,6 +17,8 @@ struct ObjectData {
     params: vec4f,
     // object id, material id, flags (bit 0: lit, bit 1: textured), unused
     ids: vec4u,
+    // last frame's model matrix (this frame's for a mesh not drawn last frame): per-object motion (Velocity)
+    previous_model: mat4x4f,
 };
 `;
 
@@ -28,7 +30,8 @@ ${OBJECT_WGSL}
 @group(0) @binding(1) var<storage, read> objects: array<ObjectData>;
 
 struct MeshVarying {
-    @builtin(position) clip: vec4f,
+    // invariant: passes that depth-test "less-equal" against the G-buffer's depth (velocity) need the same depth
+    @builtin(position) @invariant clip: vec4f,
     @location(0) world_position: vec3f,
     @location(1) normal: vec3f,
     @location(2) uv: vec2f,

@@ -9,7 +9,8 @@ import { BindGroupCache } from "../../device/BindGroupCache.js";
 import { FullscreenEffect } from "../fullscreen/FullscreenEffect.js";
 import type { Camera } from "../scene/Camera.js";
 import { SCENE_COLOR_FORMAT } from "./LightingStep.js";
-import { TAA_RESOLVE_WGSL } from "./taa_resolve.wgsl.js";
+import { taa_resolve_wgsl } from "./taa_resolve.wgsl.js";
+import { Velocity } from "../products/Velocity.js";
 import { TemporalJitter } from "./TemporalJitter.js";
 
 const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
@@ -23,12 +24,18 @@ const PARAMS_FLOATS = 8;
 const CAMERA_JITTER = 88;
 const MAX_CACHED_BIND_GROUPS = 16;
 
-interface ResolveState {
+/** The resolve's pipeline with or without the velocity target. */
+interface ResolveVariant {
     readonly pipeline: GPURenderPipeline;
     readonly layout: GPUBindGroupLayout;
+}
+
+interface ResolveState {
+    /** [0]: depth reprojection; [1]: velocity reprojection, built on the first frame that has velocity. */
+    readonly variants: (ResolveVariant | null)[];
     readonly sampler: GPUSampler;
     readonly params: GPUBuffer;
-    // keyed by camera buffer and the three views: pooled inputs are stable and the history ping-pongs, so this hits
+    // keyed by camera buffer and the three (four) views: pooled inputs are stable and the history ping-pongs, so this hits
     readonly groups: BindGroupCache;
     /** The two output-size history textures, written alternately (null before the first frame). */
     readonly history: (GPUTexture | null)[];
@@ -44,8 +51,8 @@ interface ResolveState {
 
 /**
  * The upscale boundary (TAA): at BeforePresent, resolves the jittered internal-resolution `SceneColor` into
- * an output-resolution history (reprojected through depth and last frame's camera, clamped to the current
- * neighbourhood), sharpens it, and republishes `SceneColor` at the output size. With `enabled` false it
+ * an output-resolution history (reprojected by the `Velocity` product when the frame has one, through depth and
+ * last frame's camera otherwise; clamped to the current neighbourhood), sharpens it, and republishes `SceneColor` at the output size. With `enabled` false it
  * records nothing: both sides of the boundary are one size.
  *
  * The history is reset (the frame resolves from the current colour alone) on the first frame, a new device,
@@ -76,6 +83,7 @@ export class UpscaleStep {
     #frame_index = -1;
     #color: FrameGraphHandle = -1;
     #depth: FrameGraphHandle = -1;
+    #velocity: FrameGraphHandle = -1;
     #history_read: FrameGraphHandle = -1;
     #history_write: FrameGraphHandle = -1;
     #write_index = 0;
@@ -86,6 +94,7 @@ export class UpscaleStep {
     readonly #current_jitter = new Float32Array(2);
     readonly #params = new Float32Array(PARAMS_FLOATS);
     readonly #keys: unknown[] = [null, null, null, null];
+    readonly #velocity_keys: unknown[] = [null, null, null, null, null];
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "taa resolve", colorAttachments: this.#colors };
 
@@ -150,6 +159,7 @@ export class UpscaleStep {
         const pass = graph.add("taa resolve", this, execute_resolve);
         this.#color = pass.read(scene.color);
         this.#depth = pass.read(frame.get(ViewTextures).depth);
+        this.#velocity = frame.has(Velocity) ? pass.read(frame.get(Velocity).velocity) : -1;
         this.#history_read = pass.read(graph.import_texture("taa history (previous)", state.history[read_index]!));
         // writing an imported texture keeps the pass: the history must be written every frame
         this.#history_write = pass.write(graph.import_texture("taa history", state.history[this.#write_index]!), "clear");
@@ -172,16 +182,19 @@ export class UpscaleStep {
         params[4] = this.#reset ? 1 : HISTORY_BLEND;
         device.queue.writeBuffer(state.params, 0, params);
 
-        const keys = this.#keys;
+        const with_velocity = this.#velocity !== -1;
+        const variant = with_velocity ? 1 : 0;
+        const keys = with_velocity ? this.#velocity_keys : this.#keys;
         keys[0] = this.#camera;
         keys[1] = resources.view(this.#color);
         keys[2] = resources.view(this.#depth);
         keys[3] = resources.view(this.#history_read);
+        if (with_velocity) keys[4] = resources.view(this.#velocity);
         this.#colors[0] = resources.color_attachment(this.#history_write);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
-        pass.setPipeline(state.pipeline);
-        pass.setBindGroup(0, group_for(device, state, keys));
+        pass.setPipeline(variant_for(device, state, variant).pipeline);
+        pass.setBindGroup(0, group_for(device, state, variant, keys));
         pass.draw(3);
         pass.end();
 
@@ -241,46 +254,55 @@ function resize_history(device: GPUDevice, state: ResolveState, width: number, h
     state.groups.clear();
 }
 
-function group_for(device: GPUDevice, state: ResolveState, keys: unknown[]): GPUBindGroup {
+function group_for(device: GPUDevice, state: ResolveState, variant: number, keys: unknown[]): GPUBindGroup {
     const cached = state.groups.find(keys);
     if (cached !== null) return cached;
     // a miss: the first frames, a resize, a new pooled texture
-    const group = device.createBindGroup({
-        label: "taa resolve bind group",
-        layout: state.layout,
-        entries: [
-            { binding: 0, resource: { buffer: keys[0] as GPUBuffer } },
-            { binding: 1, resource: { buffer: state.params } },
-            { binding: 2, resource: state.sampler },
-            { binding: 3, resource: keys[1] as GPUTextureView },
-            { binding: 4, resource: keys[2] as GPUTextureView },
-            { binding: 5, resource: keys[3] as GPUTextureView },
-        ],
-    });
+    const entries: GPUBindGroupEntry[] = [
+        { binding: 0, resource: { buffer: keys[0] as GPUBuffer } },
+        { binding: 1, resource: { buffer: state.params } },
+        { binding: 2, resource: state.sampler },
+        { binding: 3, resource: keys[1] as GPUTextureView },
+        { binding: 4, resource: keys[2] as GPUTextureView },
+        { binding: 5, resource: keys[3] as GPUTextureView },
+    ];
+    if (variant === 1) entries.push({ binding: 6, resource: keys[4] as GPUTextureView });
+    const group = device.createBindGroup({ label: "taa resolve bind group", layout: state.variants[variant]!.layout, entries });
     return state.groups.add(keys, group);
 }
 
-function build_state(device: GPUDevice): ResolveState {
+function variant_for(device: GPUDevice, state: ResolveState, variant: number): ResolveVariant {
+    let built = state.variants[variant];
+    if (built === null) built = state.variants[variant] = build_variant(device, variant === 1);
+    return built;
+}
+
+function build_variant(device: GPUDevice, with_velocity: boolean): ResolveVariant {
     const F = GPUShaderStage.FRAGMENT;
-    const layout = device.createBindGroupLayout({
-        label: "taa resolve bind group layout",
-        entries: [
-            { binding: 0, visibility: F, buffer: { type: "uniform" } },
-            { binding: 1, visibility: F, buffer: { type: "uniform" } },
-            { binding: 2, visibility: F, sampler: { type: "filtering" } },
-            { binding: 3, visibility: F, texture: { sampleType: "float" } },
-            { binding: 4, visibility: F, texture: { sampleType: "depth" } },
-            { binding: 5, visibility: F, texture: { sampleType: "float" } },
-        ],
-    });
-    const module = device.createShaderModule({ label: "taa resolve shader", code: TAA_RESOLVE_WGSL });
+    const suffix = with_velocity ? " (velocity)" : "";
+    const entries: GPUBindGroupLayoutEntry[] = [
+        { binding: 0, visibility: F, buffer: { type: "uniform" } },
+        { binding: 1, visibility: F, buffer: { type: "uniform" } },
+        { binding: 2, visibility: F, sampler: { type: "filtering" } },
+        { binding: 3, visibility: F, texture: { sampleType: "float" } },
+        { binding: 4, visibility: F, texture: { sampleType: "depth" } },
+        { binding: 5, visibility: F, texture: { sampleType: "float" } },
+    ];
+    // rg16float is filterable, but the resolve only loads it
+    if (with_velocity) entries.push({ binding: 6, visibility: F, texture: { sampleType: "float" } });
+    const layout = device.createBindGroupLayout({ label: `taa resolve bind group layout${suffix}`, entries });
+    const module = device.createShaderModule({ label: `taa resolve shader${suffix}`, code: taa_resolve_wgsl(with_velocity) });
     const pipeline = device.createRenderPipeline({
-        label: "taa resolve pipeline",
-        layout: device.createPipelineLayout({ label: "taa resolve pipeline layout", bindGroupLayouts: [layout] }),
+        label: `taa resolve pipeline${suffix}`,
+        layout: device.createPipelineLayout({ label: `taa resolve pipeline layout${suffix}`, bindGroupLayouts: [layout] }),
         vertex: { module, entryPoint: "vs_fullscreen" },
         fragment: { module, entryPoint: "fs_main", targets: [{ format: SCENE_COLOR_FORMAT }] },
         primitive: { topology: "triangle-list" },
     });
+    return { pipeline, layout };
+}
+
+function build_state(device: GPUDevice): ResolveState {
     const sampler = device.createSampler({
         label: "taa resolve sampler",
         magFilter: "linear",
@@ -294,8 +316,7 @@ function build_state(device: GPUDevice): ResolveState {
         usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     return {
-        pipeline,
-        layout,
+        variants: [build_variant(device, false), null],
         sampler,
         params,
         groups: new BindGroupCache(MAX_CACHED_BIND_GROUPS),

@@ -3,11 +3,13 @@ import { FULLSCREEN_VERTEX_WGSL } from "../fullscreen/fullscreen_vertex_wgsl.js"
 
 /**
  * The temporal resolve: one fragment per OUTPUT pixel. Reads this frame's internal-resolution colour with the
- * jitter taken out, reprojects the history through depth and last frame's camera, clamps it to the current
- * 3x3 neighbourhood (YCoCg box) and blends. Bindings: camera, `TaaParams`, a linear clamp sampler, the
- * current colour, the current depth, the history.
+ * jitter taken out, reprojects the history (through depth and last frame's camera; or, `with_velocity`, by the
+ * `Velocity` target's motion, which follows moving meshes too), clamps it to the current 3x3 neighbourhood
+ * (YCoCg box) and blends. Bindings: camera, `TaaParams`, a linear clamp sampler, the current colour, the
+ * current depth, the history, and with velocity the velocity target (binding 6).
  */
-export const TAA_RESOLVE_WGSL = /* wgsl */ `
+export function taa_resolve_wgsl(with_velocity: boolean): string {
+    return /* wgsl */ `
 ${CAMERA_WGSL}
 
 struct TaaParams {
@@ -26,6 +28,7 @@ struct TaaParams {
 @group(0) @binding(3) var current_color: texture_2d<f32>;
 @group(0) @binding(4) var current_depth: texture_depth_2d;
 @group(0) @binding(5) var history_color: texture_2d<f32>;
+${with_velocity ? "@group(0) @binding(6) var velocity: texture_2d<f32>;" : ""}
 
 ${FULLSCREEN_VERTEX_WGSL}
 
@@ -85,18 +88,35 @@ fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     var low = vec3f(3.0e38);
     var high = vec3f(-3.0e38);
     var depth = 1.0;
+    var nearest = texel;
     for (var dy = -1; dy <= 1; dy++) {
         for (var dx = -1; dx <= 1; dx++) {
             let p = clamp(texel + vec2i(dx, dy), vec2i(0), size - 1);
             let c = rgb_to_ycocg(textureLoad(current_color, p, 0).rgb);
             low = min(low, c);
             high = max(high, c);
-            depth = min(depth, textureLoad(current_depth, p, 0));
+            let d = textureLoad(current_depth, p, 0);
+            if (d < depth) {
+                depth = d;
+                nearest = p;
+            }
         }
     }
+${with_velocity ? VELOCITY_REPROJECTION : DEPTH_REPROJECTION}
 
-    // reprojection: this frame's (jittered) clip position -> world -> last frame's (jittered) clip position,
-    // then last frame's jitter taken off. A still camera lands exactly on in.uv.
+    let cur = rgb_to_ycocg(current.rgb);
+    let history = clamp(rgb_to_ycocg(max(sample_history(history_uv), vec3f(0.0))), low, high);
+    // select, not mix: a reset must not let whatever the history held (even a NaN) through
+    let resolved = select(mix(history, cur, blend), cur, blend >= 1.0);
+    return vec4f(max(ycocg_to_rgb(resolved), vec3f(0.0)), current.a);
+}
+`;
+}
+
+
+// reprojection: this frame's (jittered) clip position -> world -> last frame's (jittered) clip position, then
+// last frame's jitter taken off. A still camera lands exactly on in.uv.
+const DEPTH_REPROJECTION = /* wgsl */ `
     let ndc = vec2f(sample_uv.x * 2.0 - 1.0, 1.0 - sample_uv.y * 2.0);
     let world = camera.inverse_view_projection * vec4f(ndc, depth, 1.0);
     let previous = camera.previous_view_projection * world;
@@ -107,11 +127,18 @@ fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     // behind last frame's camera, or off last frame's screen: nothing to reuse
     let outside = any(history_uv < vec2f(0.0)) || any(history_uv > vec2f(1.0)) || previous.w * world.w <= 0.0;
     if (outside) { blend = 1.0; }
-
-    let cur = rgb_to_ycocg(current.rgb);
-    let history = clamp(rgb_to_ycocg(max(sample_history(history_uv), vec3f(0.0))), low, high);
-    // select, not mix: a reset must not let whatever the history held (even a NaN) through
-    let resolved = select(mix(history, cur, blend), cur, blend >= 1.0);
-    return vec4f(max(ycocg_to_rgb(resolved), vec3f(0.0)), current.a);
-}
 `;
+
+// reprojection by the motion of the front-most surface of the 3x3 (silhouettes move with the object): the
+// velocity is jitter-free and in uv, so the history sits at in.uv minus it. A still pixel lands on in.uv.
+const VELOCITY_REPROJECTION = /* wgsl */ `
+    let history_uv = in.uv - textureLoad(velocity, nearest, 0).xy;
+
+    var blend = params.blend;
+    // off last frame's screen: nothing to reuse
+    let outside = any(history_uv < vec2f(0.0)) || any(history_uv > vec2f(1.0));
+    if (outside) { blend = 1.0; }
+`;
+
+/** The resolve without velocity (depth and camera reprojection). */
+export const TAA_RESOLVE_WGSL = taa_resolve_wgsl(false);

@@ -1,0 +1,37 @@
+import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
+import { FramePhase } from "../extension/FramePhase.js";
+import { FrameProduct } from "./FrameProduct.js";
+
+/** Format of the velocity target. */
+export const VELOCITY_FORMAT: GPUTextureFormat = "rg16float";
+
+/**
+ * Screen-space motion per pixel at the internal resolution (motion blur, TAA, temporal denoisers): this
+ * frame's uv minus last frame's uv of the surface seen there (x right, y down, 1 = the whole width or height),
+ * with the TAA jitter taken out of both, so a still pixel reads 0. Meshes move by their world matrix and the
+ * camera; the sky moves with the camera alone; a mesh first drawn this frame has no motion of its own.
+ * Made after the G-buffer and carried from AfterGBuffer to BeforePresent, only in frames where some registered
+ * extension of those phases declares `requires = [Velocity]`, or where the built-in TAA uses it (meshes moved).
+ */
+export class Velocity extends FrameProduct {
+    #velocity: FrameGraphHandle = -1;
+
+    static override is_present_at(phase: FramePhase): boolean {
+        return phase >= FramePhase.AfterGBuffer && phase <= FramePhase.BeforePresent;
+    }
+
+    /** The `rg16float` motion target (see `VELOCITY_FORMAT`). */
+    get velocity(): FrameGraphHandle {
+        return this.read(this.#velocity, "velocity");
+    }
+
+    /** @internal the renderer fills it in */
+    provide(handle: FrameGraphHandle): void {
+        this.#velocity = handle;
+    }
+
+    override reset_for_reuse(): boolean {
+        this.#velocity = -1;
+        return true;
+    }
+}

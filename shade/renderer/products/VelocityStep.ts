@@ -1,0 +1,192 @@
+import type { FrameExecution } from "../../device/graph/FrameExecution.js";
+import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
+import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
+import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDescriptor.js";
+import type { FrameContext } from "../extension/FrameContext.js";
+import { ViewTextures } from "../extension/ViewTextures.js";
+import { MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
+import type { Camera } from "../scene/Camera.js";
+import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS, type GBufferStep } from "../steps/GBufferStep.js";
+import { Velocity, VELOCITY_FORMAT } from "./Velocity.js";
+
+const VELOCITY_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
+/** Float offset of `jitter.xy` in the camera's uniform block (CAMERA_WGSL). */
+const CAMERA_JITTER = 88;
+
+// Both draws test "less-equal" against the G-buffer's depth without writing it: the sky triangle sits at depth
+// 1 and so lands only where nothing was drawn; the meshes repeat the G-buffer's (invariant) positions and so land
+// only on their visible surfaces.
+const VELOCITY_WGSL = /* wgsl */ `
+${MESH_VERTEX_WGSL}
+
+struct VelocityParams {
+    // last frame's clip-space jitter (this frame's is camera.jitter.xy)
+    previous_jitter: vec2f,
+    _pad: vec2f,
+};
+@group(1) @binding(0) var<uniform> params: VelocityParams;
+
+// NDC with the jitter taken out (a jitter j moves the image by -j in NDC) -> uv motion (y down)
+fn motion(current_ndc: vec2f, previous_ndc: vec2f) -> vec2f {
+    let d = (current_ndc + camera.jitter.xy) - (previous_ndc + params.previous_jitter);
+    return vec2f(0.5 * d.x, -0.5 * d.y);
+}
+
+struct VelocityVarying {
+    @builtin(position) @invariant clip: vec4f,
+    @location(0) current: vec4f,
+    @location(1) previous: vec4f,
+};
+
+@vertex
+fn vs_velocity(
+    @location(0) position: vec3f,
+    @builtin(instance_index) object: u32,
+) -> VelocityVarying {
+    let o = objects[object];
+    let world = o.model * vec4f(position, 1.0);
+    var out: VelocityVarying;
+    out.clip = camera.view_projection * world;
+    out.current = out.clip;
+    out.previous = camera.previous_view_projection * (o.previous_model * vec4f(position, 1.0));
+    return out;
+}
+
+@fragment
+fn fs_velocity(in: VelocityVarying) -> @location(0) vec4f {
+    return vec4f(motion(in.current.xy / in.current.w, in.previous.xy / in.previous.w), 0.0, 0.0);
+}
+
+@vertex
+fn vs_sky(@builtin(vertex_index) index: u32) -> @builtin(position) vec4f {
+    let xy = vec2f(f32((index << 1u) & 2u), f32(index & 2u));
+    return vec4f(xy * 2.0 - 1.0, 1.0, 1.0);
+}
+
+// the far plane under this pixel, reprojected through last frame's camera: the sky moves with the camera only
+@fragment
+fn fs_sky(@builtin(position) frag: vec4f) -> @location(0) vec4f {
+    let uv = frag.xy * camera.viewport.zw;
+    let ndc = vec2f(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
+    let world = camera.inverse_view_projection * vec4f(ndc, 1.0, 1.0);
+    let previous = camera.previous_view_projection * world;
+    return vec4f(motion(ndc, previous.xy / previous.w), 0.0, 0.0);
+}
+`;
+
+interface DeviceState {
+    readonly mesh_pipeline: GPURenderPipeline;
+    readonly sky_pipeline: GPURenderPipeline;
+    readonly params: GPUBuffer;
+    readonly params_group: GPUBindGroup;
+}
+
+/**
+ * Makes `Velocity` after the G-buffer: pass "velocity" draws the G-buffer's opaque runs again (camera and
+ * object motion from `ObjectData.previous_model`) and a far-plane triangle for the sky, into an `rg16float`
+ * target at the internal resolution, depth-tested against the G-buffer's depth.
+ */
+export class VelocityStep {
+    #gbuffer: GBufferStep | null = null;
+    #velocity: FrameGraphHandle = -1;
+    #depth: FrameGraphHandle = -1;
+    readonly #previous_jitter = new Float32Array(4);
+    readonly #current_jitter = new Float32Array(2);
+    readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
+    readonly #colors: GPURenderPassColorAttachment[] = [];
+    readonly #descriptor: GPURenderPassDescriptor = { label: "velocity", colorAttachments: this.#colors };
+    static readonly #still: GPUColorDict = { r: 0, g: 0, b: 0, a: 0 };
+
+    /** Call after the G-buffer step recorded, at AfterGBuffer. */
+    record(frame: FrameContext, gbuffer: GBufferStep): void {
+        const w = frame.resolution[0];
+        const h = frame.resolution[1];
+        this.#gbuffer = gbuffer;
+        const pass = frame.graph.add("velocity", this, execute_velocity);
+        this.#depth = pass.read(frame.get(ViewTextures).depth);
+        this.#velocity = pass.write(pass.create("velocity", TextureResourceDescriptor.of(w, h, VELOCITY_FORMAT, VELOCITY_USAGE)));
+        frame.create(Velocity).provide(this.#velocity);
+    }
+
+    /**
+     * Call every frame, made or not, once the camera holds this frame's jitter: what was this frame's becomes
+     * the previous frame's.
+     */
+    begin_frame(camera: Camera): void {
+        this.#previous_jitter[0] = this.#current_jitter[0];
+        this.#previous_jitter[1] = this.#current_jitter[1];
+        this.#current_jitter[0] = camera.data[CAMERA_JITTER];
+        this.#current_jitter[1] = camera.data[CAMERA_JITTER + 1];
+    }
+
+    /** @internal */
+    execute(resources: FrameGraphResources, execution: FrameExecution): void {
+        const device = execution.graphics;
+        const state = this.#state_for(device);
+        const gbuffer = this.#gbuffer!;
+        const gbuffer_state = gbuffer.device_state(device);
+        device.queue.writeBuffer(state.params, 0, this.#previous_jitter);
+
+        this.#colors[0] = resources.color_attachment(this.#velocity, VelocityStep.#still);
+        this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth);
+        this.#descriptor.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginRenderPass(this.#descriptor);
+        pass.setBindGroup(0, gbuffer_state.scene_group!);
+        pass.setBindGroup(1, state.params_group);
+        pass.setPipeline(state.sky_pipeline);
+        pass.draw(3);
+        const list = gbuffer.draw_list;
+        if (list.opaque_run_count > 0) {
+            pass.setPipeline(state.mesh_pipeline);
+            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count);
+        }
+        pass.end();
+    }
+
+    #state_for(device: GPUDevice): DeviceState {
+        let state = this.#per_device.get(device);
+        if (state === undefined) {
+            state = build_state(device, this.#gbuffer!.device_state(device).scene_layout);
+            this.#per_device.set(device, state);
+        }
+        return state;
+    }
+}
+
+function execute_velocity(step: VelocityStep, resources: FrameGraphResources, execution: FrameExecution): void {
+    step.execute(resources, execution);
+}
+
+function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout): DeviceState {
+    const params_layout = device.createBindGroupLayout({
+        label: "velocity params bind group layout",
+        entries: [{ binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } }],
+    });
+    const layout = device.createPipelineLayout({ label: "velocity pipeline layout", bindGroupLayouts: [scene_layout, params_layout] });
+    const module = device.createShaderModule({ label: "velocity shader", code: VELOCITY_WGSL });
+    const depthStencil: GPUDepthStencilState = { format: GBUFFER_FORMATS.depth, depthWriteEnabled: false, depthCompare: "less-equal" };
+    const targets: GPUColorTargetState[] = [{ format: VELOCITY_FORMAT }];
+    const mesh_pipeline = device.createRenderPipeline({
+        label: "velocity mesh pipeline",
+        layout,
+        vertex: { module, entryPoint: "vs_velocity", buffers: MESH_VERTEX_BUFFERS },
+        fragment: { module, entryPoint: "fs_velocity", targets },
+        primitive: { topology: "triangle-list", cullMode: "back", frontFace: "ccw" },
+        depthStencil,
+    });
+    const sky_pipeline = device.createRenderPipeline({
+        label: "velocity sky pipeline",
+        layout,
+        vertex: { module, entryPoint: "vs_sky" },
+        fragment: { module, entryPoint: "fs_sky", targets },
+        primitive: { topology: "triangle-list" },
+        depthStencil,
+    });
+    const params = device.createBuffer({ label: "velocity params", size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    const params_group = device.createBindGroup({
+        label: "velocity params bind group",
+        layout: params_layout,
+        entries: [{ binding: 0, resource: { buffer: params } }],
+    });
+    return { mesh_pipeline, sky_pipeline, params, params_group };
+}
