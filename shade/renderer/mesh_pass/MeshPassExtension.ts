@@ -9,6 +9,7 @@ import { RenderExtension } from "../extension/RenderExtension.js";
 import { SceneColor } from "../extension/SceneColor.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
 import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
+import { OBJECT_FLOATS } from "../mesh/mesh_wgsl.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import { PipelineCache } from "../pipeline/PipelineCache.js";
 import { PipelineKey } from "../pipeline/PipelineKey.js";
@@ -262,6 +263,8 @@ export class MeshPassExtension extends RenderExtension {
         f[o + 33] = material.metalness;
         u[o + 36] = mesh.object_id;
         u[o + 37] = material.id;
+        // previous_model, where the layout has it: a mesh pass draws no motion, so last frame's is this frame's
+        for (let k = 0; k < 16 && 40 + k < OBJECT_FLOATS; k++) f[o + 40 + k] = m[k];
     }
 
     /** @internal */
