@@ -2,6 +2,9 @@
 // joined sphere only; leaving takes the outline away; with nothing joined there is no mesh-pass pass.
 import { describe, expect, it } from "vitest";
 import { make_sphere_geometry } from "../../../../shade/renderer/geometry/primitives/make_sphere_geometry.js";
+import type { FrameContext } from "../../../../shade/renderer/extension/FrameContext.js";
+import { OUTLINE_WGSL } from "../../../../shade/renderer/mesh_pass/mesh_pass_wgsl.js";
+import { MeshPassExtension } from "../../../../shade/renderer/mesh_pass/MeshPassExtension.js";
 import { make_outline_pass } from "../../../../shade/renderer/mesh_pass/make_outline_pass.js";
 import { make_rim_pass } from "../../../../shade/renderer/mesh_pass/make_rim_pass.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
@@ -65,6 +68,17 @@ function green_pixels(image: TextureReadback, x0: number, x1: number, y0 = 0, y1
     return n;
 }
 
+function red_pixels(image: TextureReadback, x0: number, x1: number): number {
+    let n = 0;
+    for (let y = 0; y < image.height; y++) {
+        for (let x = x0; x < x1; x++) {
+            const [r, g, b] = pixel_at(image, x, y);
+            if (r > 150 && g < 60 && b < 60) n++;
+        }
+    }
+    return n;
+}
+
 function luminance(image: TextureReadback, x: number, y: number): number {
     const [r, g, b] = pixel_at(image, x, y);
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
@@ -100,6 +114,12 @@ describe("MeshPassExtension on Dawn", () => {
             expect(green_pixels(joined, cx - 4, cx + 4, cy - 4, cy + 4), "the sphere's middle is not inked").toBe(0);
             expect(Math.abs(luminance(joined, cx, cy) - luminance(joined, mx, cy))).toBeLessThan(6);
 
+            // per-frame values: the ink turns red from the values block, written in place, on the next frame
+            outline.values.data.set([4, 0, 0, 1]);
+            const red = await frame(renderer, "outline_red");
+            expect(green_pixels(red, 0, W)).toBe(0);
+            expect(red_pixels(red, 0, W / 2), "the same ring, red").toBeGreaterThan(ring * 0.8);
+
             expect(outline.remove(left)).toBe(true);
             expect(outline.remove(left)).toBe(false);
             const left_out = await frame(renderer, "outline_removed");
@@ -113,6 +133,31 @@ describe("MeshPassExtension on Dawn", () => {
             expect(pass_names(renderer)).not.toContain("outline / draw");
             renderer.destroy();
             outline.destroy();
+        });
+    });
+
+    it("frame_update (PlayCanvas frameUpdate) writes this frame's values before the pass draws", async () => {
+        await with_gpu_device(async (device) => {
+            const { scene, left } = two_spheres();
+            const renderer = renderer_for(device, scene);
+            class BlinkingOutline extends MeshPassExtension {
+                frames = 0;
+                override frame_update(_frame: FrameContext, values: Float32Array): void {
+                    const on = this.frames++ % 2 === 0;
+                    values[0] = on ? 0 : 4;
+                    values[1] = on ? 4 : 0;
+                }
+            }
+            const blink = renderer.add_extension(new BlinkingOutline({ name: "blink", shader: OUTLINE_WGSL, cull: "front" }));
+            blink.values.data.set([0, 0, 0, 1, 0.08]);
+            blink.add(left);
+            const even = await frame(renderer, "blink_even");
+            const odd = await frame(renderer, "blink_odd");
+            expect(green_pixels(even, 0, W / 2)).toBeGreaterThan(40);
+            expect(red_pixels(even, 0, W / 2)).toBe(0);
+            expect(red_pixels(odd, 0, W / 2)).toBeGreaterThan(40);
+            expect(green_pixels(odd, 0, W / 2)).toBe(0);
+            renderer.destroy();
         });
     });
 
