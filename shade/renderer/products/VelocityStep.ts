@@ -13,6 +13,8 @@ const VELOCITY_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */
 /** Float offset of `jitter.xy` in the camera's uniform block (CAMERA_WGSL). */
 const CAMERA_JITTER = 88;
 
+// Meshes bind the G-buffer's groups 0 (camera, objects) and 1 (material, unused here); the sky's pipeline has a
+// layout of its own whose group 0 binds the camera and group 2 the same params.
 // Both draws test "less-equal" against the G-buffer's depth without writing it: the sky triangle sits at depth
 // 1 and so lands only where nothing was drawn; the meshes repeat the G-buffer's (invariant) positions and so land
 // only on their visible surfaces.
@@ -24,7 +26,7 @@ struct VelocityParams {
     previous_jitter: vec2f,
     _pad: vec2f,
 };
-@group(1) @binding(0) var<uniform> params: VelocityParams;
+@group(2) @binding(0) var<uniform> params: VelocityParams;
 
 // NDC with the jitter taken out (a jitter j moves the image by -j in NDC) -> uv motion (y down)
 fn motion(current_ndc: vec2f, previous_ndc: vec2f) -> vec2f {
@@ -77,8 +79,13 @@ fn fs_sky(@builtin(position) frag: vec4f) -> @location(0) vec4f {
 interface DeviceState {
     readonly mesh_pipeline: GPURenderPipeline;
     readonly sky_pipeline: GPURenderPipeline;
+    readonly sky_layout: GPUBindGroupLayout;
     readonly params: GPUBuffer;
     readonly params_group: GPUBindGroup;
+    // camera only, for the sky: rebuilt when the camera's buffer is another (a new device)
+    sky_group: GPUBindGroup | null;
+    sky_group_camera: GPUBuffer | null;
+    readonly empty_group: GPUBindGroup;
 }
 
 /**
@@ -88,6 +95,7 @@ interface DeviceState {
  */
 export class VelocityStep {
     #gbuffer: GBufferStep | null = null;
+    #camera: GPUBuffer | null = null;
     #velocity: FrameGraphHandle = -1;
     #depth: FrameGraphHandle = -1;
     readonly #previous_jitter = new Float32Array(4);
@@ -102,6 +110,7 @@ export class VelocityStep {
         const w = frame.resolution[0];
         const h = frame.resolution[1];
         this.#gbuffer = gbuffer;
+        this.#camera = frame.view.camera.buffer;
         const pass = frame.graph.add("velocity", this, execute_velocity);
         this.#depth = pass.read(frame.get(ViewTextures).depth);
         this.#velocity = pass.write(pass.create("velocity", TextureResourceDescriptor.of(w, h, VELOCITY_FORMAT, VELOCITY_USAGE)));
@@ -131,13 +140,15 @@ export class VelocityStep {
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
-        pass.setBindGroup(0, gbuffer_state.scene_group!);
-        pass.setBindGroup(1, state.params_group);
+        pass.setBindGroup(2, state.params_group);
         pass.setPipeline(state.sky_pipeline);
+        pass.setBindGroup(0, sky_group(device, state, this.#camera!));
+        pass.setBindGroup(1, state.empty_group);
         pass.draw(3);
         const list = gbuffer.draw_list;
         if (list.opaque_run_count > 0) {
             pass.setPipeline(state.mesh_pipeline);
+            pass.setBindGroup(0, gbuffer_state.scene_group!);
             draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count);
         }
         pass.end();
@@ -146,7 +157,8 @@ export class VelocityStep {
     #state_for(device: GPUDevice): DeviceState {
         let state = this.#per_device.get(device);
         if (state === undefined) {
-            state = build_state(device, this.#gbuffer!.device_state(device).scene_layout);
+            const gbuffer_state = this.#gbuffer!.device_state(device);
+            state = build_state(device, gbuffer_state.scene_layout, gbuffer_state.materials.layout);
             this.#per_device.set(device, state);
         }
         return state;
@@ -157,12 +169,28 @@ function execute_velocity(step: VelocityStep, resources: FrameGraphResources, ex
     step.execute(resources, execution);
 }
 
-function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout): DeviceState {
-    const params_layout = device.createBindGroupLayout({
-        label: "velocity params bind group layout",
-        entries: [{ binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } }],
+function sky_group(device: GPUDevice, state: DeviceState, camera: GPUBuffer): GPUBindGroup {
+    if (state.sky_group === null || state.sky_group_camera !== camera) {
+        state.sky_group = device.createBindGroup({
+            label: "velocity sky bind group",
+            layout: state.sky_layout,
+            entries: [{ binding: 0, resource: { buffer: camera } }],
+        });
+        state.sky_group_camera = camera;
+    }
+    return state.sky_group;
+}
+
+function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, material_layout: GPUBindGroupLayout): DeviceState {
+    const uniform: GPUBindGroupLayoutEntry = { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } };
+    const params_layout = device.createBindGroupLayout({ label: "velocity params bind group layout", entries: [uniform] });
+    const sky_layout = device.createBindGroupLayout({ label: "velocity sky bind group layout", entries: [uniform] });
+    const empty_layout = device.createBindGroupLayout({ label: "velocity empty bind group layout", entries: [] });
+    const layout = device.createPipelineLayout({ label: "velocity pipeline layout", bindGroupLayouts: [scene_layout, material_layout, params_layout] });
+    const sky_pipeline_layout = device.createPipelineLayout({
+        label: "velocity sky pipeline layout",
+        bindGroupLayouts: [sky_layout, empty_layout, params_layout],
     });
-    const layout = device.createPipelineLayout({ label: "velocity pipeline layout", bindGroupLayouts: [scene_layout, params_layout] });
     const module = device.createShaderModule({ label: "velocity shader", code: VELOCITY_WGSL });
     const depthStencil: GPUDepthStencilState = { format: GBUFFER_FORMATS.depth, depthWriteEnabled: false, depthCompare: "less-equal" };
     const targets: GPUColorTargetState[] = [{ format: VELOCITY_FORMAT }];
@@ -176,7 +204,7 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout): Devic
     });
     const sky_pipeline = device.createRenderPipeline({
         label: "velocity sky pipeline",
-        layout,
+        layout: sky_pipeline_layout,
         vertex: { module, entryPoint: "vs_sky" },
         fragment: { module, entryPoint: "fs_sky", targets },
         primitive: { topology: "triangle-list" },
@@ -188,5 +216,5 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout): Devic
         layout: params_layout,
         entries: [{ binding: 0, resource: { buffer: params } }],
     });
-    return { mesh_pipeline, sky_pipeline, params, params_group };
+    return { mesh_pipeline, sky_pipeline, sky_layout, params, params_group, sky_group: null, sky_group_camera: null, empty_group: device.createBindGroup({ label: "velocity empty bind group", layout: empty_layout, entries: [] }) };
 }

@@ -1,0 +1,171 @@
+// The Velocity frame product on Dawn: a box moving sideways reads its screen motion where it is and ~0 on the
+// static backdrop and sky; made only for an extension that declares it or for TAA when meshes move; absent
+// (no pass, no texture) otherwise.
+import { vec4 } from "gl-matrix";
+import { describe, expect, it } from "vitest";
+import { FramePhase } from "../../../../shade/renderer/extension/FramePhase.js";
+import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
+import { Velocity } from "../../../../shade/renderer/products/Velocity.js";
+import { Renderer } from "../../../../shade/renderer/Renderer.js";
+import { Mesh } from "../../../../shade/renderer/scene/Mesh.js";
+import { Scene } from "../../../../shade/renderer/scene/Scene.js";
+import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMaterial.js";
+import { TextureRenderTarget } from "../../../../shade/renderer/target/TextureRenderTarget.js";
+import { read_texture, with_gpu_device, write_png } from "../../../harness/index.js";
+import { TextureProbe } from "./probe.js";
+
+const SIZE = 64;
+
+function scene(): { scene: Scene; box: Mesh } {
+    const scene = new Scene();
+    // a static backdrop over the lower half (the upper corners stay sky)
+    const backdrop = new Mesh(make_box_geometry(6, 2, 0.2), new StandardMaterial({ base_color: [0.2, 0.5, 0.2, 1] }));
+    backdrop.position.set([0, -1.2, -2]);
+    scene.add(backdrop);
+    const box = new Mesh(make_box_geometry(1, 1, 1), new StandardMaterial({ base_color: [0.9, 0.3, 0.1, 1] }));
+    box.position.set([-0.4, 0, 0]);
+    scene.add(box);
+    return { scene, box };
+}
+
+// the uv of a world point through the camera's (unjittered: TAA off) view-projection
+function uv_of(renderer: Renderer, x: number, y: number, z: number): [number, number] {
+    const p = vec4.transformMat4(vec4.create(), [x, y, z, 1], renderer.view.camera.view_projection);
+    return [(p[0] / p[3]) * 0.5 + 0.5, 0.5 - (p[1] / p[3]) * 0.5];
+}
+
+function passes(renderer: Renderer): string[] {
+    return renderer.last_frame_passes.map((p) => p.name);
+}
+
+describe("Velocity frame product on Dawn", () => {
+    it("a box moving sideways reads its screen motion where it is, ~0 on the static backdrop and the sky", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const { scene: s, box } = scene();
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+            renderer.view.camera.position.set([0, 0, 5]);
+            const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
+            renderer.render_frame();
+            const before = uv_of(renderer, -0.4, 0, 0.5);
+            box.position.set([0.4, 0, 0]);
+            renderer.render_frame();
+            const after = uv_of(renderer, 0.4, 0, 0.5);
+            const v = await read_texture(device, probe.texture!);
+            expect(v.format).toBe("rg16float");
+            const at = (x: number, y: number): [number, number] => [v.data[(y * SIZE + x) * 2], v.data[(y * SIZE + x) * 2 + 1]];
+
+            // picture: red = +x motion, green = +y motion (x 4, over mid grey)
+            const rgba = new Uint8Array(SIZE * SIZE * 4);
+            for (let i = 0; i < SIZE * SIZE; i++) {
+                rgba[i * 4] = Math.max(0, Math.min(255, 128 + v.data[i * 2] * 4 * 255));
+                rgba[i * 4 + 1] = Math.max(0, Math.min(255, 128 + v.data[i * 2 + 1] * 4 * 255));
+                rgba[i * 4 + 2] = 128;
+                rgba[i * 4 + 3] = 255;
+            }
+            write_png("/tmp/velocity_moving_box.png", SIZE, SIZE, rgba);
+
+            const expected_x = after[0] - before[0];
+            const expected_y = after[1] - before[1];
+            const cx = Math.floor(after[0] * SIZE);
+            const cy = Math.floor(after[1] * SIZE);
+            const [vx, vy] = at(cx, cy);
+            console.log(`[velocity] box front centre at (${cx}, ${cy}): (${vx.toFixed(4)}, ${vy.toFixed(4)}), expected (${expected_x.toFixed(4)}, ${expected_y.toFixed(4)})`);
+            expect(expected_x).toBeGreaterThan(0.1);
+            expect(Math.abs(vx - expected_x)).toBeLessThan(0.005);
+            expect(Math.abs(vy - expected_y)).toBeLessThan(0.005);
+            // the whole front face moves alike (it translates); background pixels: the sky, the backdrop
+            let moving = 0;
+            let background_max = 0;
+            for (let y = 0; y < SIZE; y++) {
+                for (let x = 0; x < SIZE; x++) {
+                    const [a, b] = at(x, y);
+                    if (Math.hypot(a - expected_x, b) < 0.01) moving++;
+                    else background_max = Math.max(background_max, Math.hypot(a, b));
+                }
+            }
+            // the box's front face is about (1 x 1.732 / 4.5 / 2 x 64)^2 = 150 pixels; the rest is still
+            console.log(`[velocity] ${moving} pixels move with the box; the largest |velocity| elsewhere ${background_max.toExponential(2)}`);
+            expect(moving).toBeGreaterThan(100);
+            expect(moving).toBeLessThan(260);
+            expect(background_max, "the still backdrop and the sky").toBeLessThan(0.01);
+            expect(Math.abs(at(1, 1)[0]), "sky").toBeLessThan(1e-5);
+            expect(Math.abs(at(cx, SIZE - 4)[0]), "backdrop below the box").toBeLessThan(1e-4);
+            expect(errors).toEqual([]);
+            renderer.destroy();
+        });
+    });
+
+    it("is made only for a declaring extension, or for TAA while meshes move; otherwise no pass and no texture", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const { scene: s, box } = scene();
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+            renderer.view.camera.position.set([0, 0, 5]);
+            renderer.capture_pass_list = true;
+            renderer.capture_graph_dump = true;
+            let frame_had = true;
+            renderer.add_extension(new TextureProbe("looker", FramePhase.BeforePresent, [], (f) => ((frame_had = f.has(Velocity)), null)));
+            const move = (x: number) => box.position.set([x, 0, 0]);
+
+            // no TAA, nobody declares it, the box moves: nothing
+            renderer.render_frame();
+            move(0.3);
+            renderer.render_frame();
+            expect(passes(renderer)).not.toContain("velocity");
+            expect(renderer.last_frame_dot).not.toContain("velocity");
+            expect(frame_had).toBe(false);
+
+            // TAA on, nothing moves: nothing; the box moves: TAA's velocity pass, read by the resolve
+            renderer.feature_taa_enabled = true;
+            renderer.render_frame();
+            renderer.render_frame();
+            expect(passes(renderer)).not.toContain("velocity");
+            move(0.6);
+            renderer.render_frame();
+            expect(passes(renderer)).toContain("velocity");
+            expect(renderer.last_frame_passes.find((p) => p.name === "velocity")?.culled).toBe(false);
+            expect(frame_had, "carried to BeforePresent").toBe(true);
+            // TAA told not to use it: nothing, even while the box moves
+            renderer.taa_uses_velocity = false;
+            move(0.9);
+            renderer.render_frame();
+            expect(passes(renderer)).not.toContain("velocity");
+            expect(renderer.last_frame_dot).not.toContain("velocity");
+
+            // a declaring extension at AfterGBuffer: made with nothing moving and TAA off
+            renderer.feature_taa_enabled = false;
+            const probe = renderer.add_extension(new TextureProbe("probe", FramePhase.AfterGBuffer, [Velocity], (f) => f.get(Velocity).velocity));
+            renderer.render_frame();
+            expect(passes(renderer).filter((p) => p === "velocity")).toHaveLength(1);
+            renderer.remove_extension(probe);
+            renderer.render_frame();
+            expect(passes(renderer)).not.toContain("velocity");
+            expect(errors).toEqual([]);
+            renderer.destroy();
+        });
+    });
+
+    it("get before AfterGBuffer names where it exists; requiring it at FrameStart is refused", async () => {
+        await with_gpu_device(async (device) => {
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE) });
+            let message = "";
+            renderer.add_extension(
+                new TextureProbe("early looker", FramePhase.FrameStart, [], (f) => {
+                    try {
+                        f.get(Velocity);
+                    } catch (error) {
+                        message = (error as Error).message;
+                    }
+                    return null;
+                }),
+            );
+            renderer.render_frame();
+            expect(message).toContain("Velocity is not carried at FrameStart; it is carried at AfterGBuffer");
+            expect(() => renderer.add_extension(new TextureProbe("early", FramePhase.FrameStart, [Velocity], () => null))).toThrow(
+                "requires Velocity at FrameStart, but Velocity is made only at AfterGBuffer",
+            );
+            renderer.destroy();
+        });
+    });
+});
