@@ -8,7 +8,7 @@ import { frame_phase_name } from "../extension/frame_phase_name.js";
 import { RenderExtension } from "../extension/RenderExtension.js";
 import { SceneColor } from "../extension/SceneColor.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
-import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
+import { GPUGeometryCache } from "../mesh/GPUGeometryCache.js";
 import { OBJECT_FLOATS } from "../mesh/mesh_wgsl.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import { PipelineCache } from "../pipeline/PipelineCache.js";
@@ -102,6 +102,8 @@ export class MeshPassExtension extends RenderExtension {
     readonly pipelines: PipelineCache;
     /** The current pipeline key (for inspection and tests). */
     readonly key = new PipelineKey(KEY_PARTS);
+    /** Draw calls issued so far (one per run of joined meshes sharing a geometry), for inspection and tests. */
+    draw_count = 0;
 
     // joined meshes, in join order; removal swaps with the last (order does not matter to the draw)
     readonly #meshes: Mesh[] = [];
@@ -294,17 +296,20 @@ export class MeshPassExtension extends RenderExtension {
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         pass.setPipeline(pipeline);
         pass.setBindGroup(0, state.group);
-        let bound: GPUGeometry | null = null;
-        for (let i = 0; i < this.#drawn_count; i++) {
-            const geometry = state.geometries.get(this.#drawn[i].geometry);
-            if (geometry !== bound) {
-                pass.setVertexBuffer(0, geometry.position);
-                pass.setVertexBuffer(1, geometry.normal);
-                pass.setVertexBuffer(2, geometry.uv);
-                pass.setIndexBuffer(geometry.index, geometry.index_format);
-                bound = geometry;
-            }
-            pass.drawIndexed(geometry.index_count, 1, 0, 0, i);
+        // object i is the i-th drawn mesh: a run of meshes sharing a geometry is one instanced draw
+        const drawn = this.#drawn;
+        for (let i = 0; i < this.#drawn_count; ) {
+            const source = drawn[i].geometry;
+            let end = i + 1;
+            while (end < this.#drawn_count && drawn[end].geometry === source) end++;
+            const geometry = state.geometries.get(source);
+            pass.setVertexBuffer(0, geometry.position);
+            pass.setVertexBuffer(1, geometry.normal);
+            pass.setVertexBuffer(2, geometry.uv);
+            pass.setIndexBuffer(geometry.index, geometry.index_format);
+            pass.drawIndexed(geometry.index_count, end - i, 0, 0, i);
+            this.draw_count++;
+            i = end;
         }
         pass.end();
     }

@@ -13,6 +13,15 @@ export type PipelineBuilder<T> = (device: GPUDevice, data: T) => GPURenderPipeli
 export class PipelineCache {
     readonly #per_device = new WeakMap<GPUDevice, Map<PipelineCacheKey, GPURenderPipeline>>();
     #builds = 0;
+    /** Most pipelines kept per device; past it the one built longest ago is dropped (a key that changes every frame would otherwise grow without end). */
+    readonly max_per_device: number;
+
+    constructor(max_per_device = 64) {
+        if (!(Number.isInteger(max_per_device) && max_per_device >= 1)) {
+            throw new RangeError(`PipelineCache: max_per_device must be a positive integer, got ${String(max_per_device)}`);
+        }
+        this.max_per_device = max_per_device;
+    }
 
     /** Pipelines built so far, on every device (for inspection and tests). */
     get builds(): number {
@@ -29,6 +38,7 @@ export class PipelineCache {
         let pipeline = pipelines.get(key);
         if (pipeline === undefined) {
             pipeline = build(device, data);
+            if (pipelines.size >= this.max_per_device) pipelines.delete(pipelines.keys().next().value!);
             pipelines.set(key, pipeline);
             this.#builds++;
         }

@@ -5,6 +5,7 @@ import { make_sphere_geometry } from "../../../../shade/renderer/geometry/primit
 import type { FrameContext } from "../../../../shade/renderer/extension/FrameContext.js";
 import { OUTLINE_WGSL } from "../../../../shade/renderer/mesh_pass/mesh_pass_wgsl.js";
 import { MeshPassExtension } from "../../../../shade/renderer/mesh_pass/MeshPassExtension.js";
+import { PipelineCache } from "../../../../shade/renderer/pipeline/PipelineCache.js";
 import { make_outline_pass } from "../../../../shade/renderer/mesh_pass/make_outline_pass.js";
 import { make_rim_pass } from "../../../../shade/renderer/mesh_pass/make_rim_pass.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
@@ -157,6 +158,28 @@ describe("MeshPassExtension on Dawn", () => {
             expect(red_pixels(even, 0, W / 2)).toBe(0);
             expect(red_pixels(odd, 0, W / 2)).toBeGreaterThan(40);
             expect(green_pixels(odd, 0, W / 2)).toBe(0);
+            renderer.destroy();
+        });
+    });
+
+    it("an outline and a rim at once, sharing one pipeline cache: each on its own meshes; meshes sharing a geometry are one instanced draw", async () => {
+        await with_gpu_device(async (device) => {
+            const { scene, left, right } = two_spheres();
+            const third = scene.add(new Mesh(left.geometry, left.material));
+            third.position.set([-1, 1.2, 0]);
+            third.scale.set([0.5, 0.5, 0.5]);
+            const renderer = renderer_for(device, scene);
+            const pipelines = new PipelineCache();
+            const outline = renderer.add_extension(make_outline_pass({ color: [0, 4, 0, 1], width: 0.08, pipelines }));
+            const rim = renderer.add_extension(make_rim_pass({ color: [1, 0.8, 0.2, 3], pipelines }));
+            outline.add(left);
+            outline.add(third);
+            rim.add(right);
+            const image = await frame(renderer, "outline_and_rim");
+            expect(pipelines.builds, "two shaders, two pipelines in the one cache").toBe(2);
+            expect(outline.draw_count, "two joined meshes of one geometry: one instanced draw").toBe(1);
+            expect(green_pixels(image, 0, W / 2, 0, H / 2 - 12), "the small upper sphere is outlined too").toBeGreaterThan(15);
+            expect(green_pixels(image, W / 2, W)).toBe(0);
             renderer.destroy();
         });
     });

@@ -100,6 +100,23 @@ describe("PipelineCache on Dawn (counted through a proxy of the real device)", (
         expect(cache.builds).toBe(2);
     });
 
+    it("device-independent, with FAKE pipeline objects: past max_per_device the pipeline built longest ago is dropped and built again when asked", () => {
+        const cache = new PipelineCache(2);
+        const device = {} as GPUDevice; // only a WeakMap key here: nothing is called on it
+        let made = 0;
+        const fake = (): GPURenderPipeline => ({ label: `fake ${++made}` }) as GPURenderPipeline;
+        const a = cache.get(device, "a", fake, null);
+        cache.get(device, "b", fake, null);
+        expect(cache.get(device, "a", fake, null)).toBe(a);
+        cache.get(device, "c", fake, null);
+        expect(cache.size(device)).toBe(2);
+        expect(cache.has(device, "a"), "the oldest went").toBe(false);
+        expect(cache.has(device, "b") && cache.has(device, "c")).toBe(true);
+        expect(cache.get(device, "a", fake, null)).not.toBe(a);
+        expect(made).toBe(4);
+        expect(() => new PipelineCache(0)).toThrow(/max_per_device must be a positive integer/);
+    });
+
     it("PipelineKey (device-independent): set reports changes; the string is joined again only after one", () => {
         const key = new PipelineKey(3);
         key.set(0, 7);
