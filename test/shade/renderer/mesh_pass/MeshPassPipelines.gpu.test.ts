@@ -16,7 +16,8 @@ import { Mesh } from "../../../../shade/renderer/scene/Mesh.js";
 import { Scene } from "../../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../../../../shade/renderer/target/TextureRenderTarget.js";
-import { pixel_at, read_texture, with_gpu_device, type TextureReadback } from "../../../harness/index.js";
+import { Engine } from "../../../../engine/Engine.js";
+import { get_gpu, pixel_at, read_texture, with_gpu_device, type TextureReadback } from "../../../harness/index.js";
 import { counting_device } from "../pipeline/counting_device.js";
 
 const W = 64;
@@ -101,6 +102,31 @@ describe("MeshPassExtension pipelines by key, on Dawn through a counting proxy o
             expect(counts.render_pipelines - warm).toBe(3);
             renderer.destroy();
         });
+    });
+
+    it("registered through GraphicsEngine, the outline draws again after stop() -> start() (a new device), its pipeline rebuilt once", async () => {
+        const target = new TextureRenderTarget(W, H);
+        const errors: Error[] = [];
+        const engine = new Engine({ graphics: { gpu: get_gpu(), target, on_error: (e: Error) => errors.push(e) } });
+        const graphics = engine.graphics;
+        graphics.feature_taa_enabled = false;
+        const sphere = graphics.scene.add(new Mesh(make_sphere_geometry(0.8, 24, 12), new StandardMaterial({ base_color: [0.5, 0.5, 0.5, 1] })));
+        graphics.view.camera.position.set([0, 0, 4]);
+        graphics.view.camera.fov_y = Math.PI / 4;
+        const outline = make_outline_pass({ color: [0, 4, 0, 1], width: 0.1 });
+        outline.add(sphere);
+        graphics.add_extension(outline);
+        for (let round = 1; round <= 2; round++) {
+            await graphics.start();
+            graphics.render();
+            graphics.render();
+            const image = await read_texture(graphics.device!, target.acquire());
+            expect(green_pixels(image), `start ${round}: outline drawn`).toBeGreaterThan(30);
+            expect(outline.pipelines.builds, `start ${round}`).toBe(round);
+            await graphics.stop();
+        }
+        expect(errors).toEqual([]);
+        outline.destroy();
     });
 
     it("on a new device the pipeline is built again and the outline still draws", async () => {
