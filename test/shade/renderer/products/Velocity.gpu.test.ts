@@ -146,6 +146,26 @@ describe("Velocity frame product on Dawn", () => {
         });
     });
 
+    it("with TAA's jitter on a still scene the velocity is ~0 everywhere (the jitter is taken out)", async () => {
+        await with_gpu_device(async (device) => {
+            const { scene: s } = scene();
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, resolution_scale: 1 });
+            renderer.view.camera.position.set([0, 0, 5]);
+            const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
+            let worst = 0;
+            for (let i = 0; i < 4; i++) {
+                renderer.render_frame();
+                const v = await read_texture(device, probe.texture!);
+                if (i === 0) continue; // the first frame has no previous jitter
+                for (let k = 0; k < v.data.length; k++) worst = Math.max(worst, Math.abs(v.data[k]));
+            }
+            // one frame's jitter step is up to a pixel, 1/64 = 0.016 in uv
+            console.log(`[velocity] still scene under TAA jitter: largest |velocity| component ${worst.toExponential(2)}`);
+            expect(worst).toBeLessThan(1e-3);
+            renderer.destroy();
+        });
+    });
+
     it("get before AfterGBuffer names where it exists; requiring it at FrameStart is refused", async () => {
         await with_gpu_device(async (device) => {
             const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE) });
