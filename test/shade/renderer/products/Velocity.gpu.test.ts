@@ -166,6 +166,46 @@ describe("Velocity frame product on Dawn", () => {
         });
     });
 
+    it("a panning camera: the sky and the still backdrop move by the camera's reprojection", async () => {
+        await with_gpu_device(async (device) => {
+            const { scene: s } = scene();
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false });
+            const camera = renderer.view.camera;
+            camera.position.set([0, 0, 5]);
+            camera.target.set([0, 0, 0]);
+            const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
+            renderer.render_frame();
+            const ground_before = uv_of(renderer, -1, -1.5, -1.9);
+            // a turn and a step sideways: the sky moves with the turn, the backdrop with both
+            camera.position.set([0.3, 0, 5]);
+            camera.target.set([0.8, 0, 0]);
+            renderer.render_frame();
+            const ground_after = uv_of(renderer, -1, -1.5, -1.9);
+            // the sky pixel at uv (0.1, 0.1) is the far plane there, and was at its projection by last frame's camera
+            const sky_after: [number, number] = [(Math.floor(0.1 * SIZE) + 0.5) / SIZE, (Math.floor(0.1 * SIZE) + 0.5) / SIZE];
+            const far = vec4.transformMat4(vec4.create(), [sky_after[0] * 2 - 1, 1 - sky_after[1] * 2, 1, 1], camera.inverse_view_projection);
+            const prev = vec4.transformMat4(vec4.create(), far, camera.previous_view_projection);
+            const sky_before: [number, number] = [(prev[0] / prev[3]) * 0.5 + 0.5, 0.5 - (prev[1] / prev[3]) * 0.5];
+            const v = await read_texture(device, probe.texture!);
+            const at = (uv: [number, number]): [number, number] => {
+                const i = Math.floor(uv[1] * SIZE) * SIZE + Math.floor(uv[0] * SIZE);
+                return [v.data[i * 2], v.data[i * 2 + 1]];
+            };
+            const sky = at(sky_after);
+            const ground = at(ground_after);
+            console.log(
+                `[velocity] camera pan: sky (${sky[0].toFixed(4)}, ${sky[1].toFixed(4)}) expected ${(sky_after[0] - sky_before[0]).toFixed(4)}; ` +
+                    `backdrop (${ground[0].toFixed(4)}, ${ground[1].toFixed(4)}) expected ${(ground_after[0] - ground_before[0]).toFixed(4)}`,
+            );
+            expect(Math.abs(sky[0] - (sky_after[0] - sky_before[0]))).toBeLessThan(1e-3);
+            expect(Math.abs(sky[1] - (sky_after[1] - sky_before[1]))).toBeLessThan(1e-3);
+            expect(Math.abs(sky[0])).toBeGreaterThan(0.02);
+            expect(Math.abs(ground[0] - (ground_after[0] - ground_before[0]))).toBeLessThan(2e-3);
+            expect(Math.abs(ground[0])).toBeGreaterThan(0.02);
+            renderer.destroy();
+        });
+    });
+
     it("get before AfterGBuffer names where it exists; requiring it at FrameStart is refused", async () => {
         await with_gpu_device(async (device) => {
             const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE) });
