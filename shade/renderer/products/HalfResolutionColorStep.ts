@@ -30,6 +30,8 @@ fn effect(uv: vec2f) -> vec4f {
             "half resolution colour",
             TextureResourceDescriptor.of(Math.ceil(d.width / 2), Math.ceil(d.height / 2), SCENE_COLOR_FORMAT, HALF_USAGE),
         );
-        frame.create(HalfResolutionColor).provide(this.#effect.graph_draw(graph, half, source));
+        // made per phase: one made at an earlier phase is still carried, and takes this phase's image
+        const record = frame.has(HalfResolutionColor) ? frame.get(HalfResolutionColor) : frame.create(HalfResolutionColor);
+        record.provide(this.#effect.graph_draw(graph, half, source), frame);
     }
 }

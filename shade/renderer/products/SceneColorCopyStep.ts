@@ -8,35 +8,49 @@ import { SceneColorCopy } from "./SceneColorCopy.js";
 
 const COPY_USAGE = 0x04 /* TEXTURE_BINDING */ | 0x02 /* COPY_DST */ | 0x01 /* COPY_SRC */;
 
-/** Makes `SceneColorCopy`: one texture copy of the scene colour, pass "scene colour copy". */
+/** One copy of one frame: a frame can copy at several phases, each executed after all are recorded. */
+interface CopySlot {
+    source: FrameGraphHandle;
+    copy: FrameGraphHandle;
+    readonly size: { width: number; height: number };
+    readonly from: GPUTexelCopyTextureInfo;
+    readonly to: GPUTexelCopyTextureInfo;
+}
+
+/** Makes `SceneColorCopy`: one texture copy of the scene colour per phase that wants one, pass "scene colour copy". */
 export class SceneColorCopyStep {
-    #source: FrameGraphHandle = -1;
-    #copy: FrameGraphHandle = -1;
-    readonly #size = { width: 0, height: 0 };
-    readonly #from: GPUTexelCopyTextureInfo = { texture: null as unknown as GPUTexture };
-    readonly #to: GPUTexelCopyTextureInfo = { texture: null as unknown as GPUTexture };
+    readonly #slots: CopySlot[] = [];
+    #cursor = 0;
+    #frame = -1;
 
     record(frame: FrameContext): void {
         const graph = frame.graph;
+        if (graph.frame_index !== this.#frame) {
+            this.#frame = graph.frame_index;
+            this.#cursor = 0;
+        }
+        let slot = this.#slots[this.#cursor];
+        if (slot === undefined) {
+            const unset = null as unknown as GPUTexture;
+            slot = { source: -1, copy: -1, size: { width: 0, height: 0 }, from: { texture: unset }, to: { texture: unset } };
+            this.#slots.push(slot);
+        }
+        this.#cursor++;
         const source = frame.get(SceneColor).color;
         const d = graph.describe(source);
-        const pass = graph.add("scene colour copy", this, execute_copy);
-        this.#source = pass.read(source);
-        this.#copy = pass.write(pass.create("scene colour copy", TextureResourceDescriptor.of(d.width, d.height, d.format, COPY_USAGE)));
-        frame.create(SceneColorCopy).provide(this.#copy);
-    }
-
-    /** @internal */
-    execute(resources: FrameGraphResources, execution: FrameExecution): void {
-        const d = resources.descriptor(this.#source);
-        this.#from.texture = resources.texture(this.#source);
-        this.#to.texture = resources.texture(this.#copy);
-        this.#size.width = d.width;
-        this.#size.height = d.height;
-        execution.encoder.copyTextureToTexture(this.#from, this.#to, this.#size);
+        const pass = graph.add("scene colour copy", slot, execute_copy);
+        slot.source = pass.read(source);
+        slot.copy = pass.write(pass.create("scene colour copy", TextureResourceDescriptor.of(d.width, d.height, d.format, COPY_USAGE)));
+        // made per phase: one made at an earlier phase is still carried, and takes this phase's copy
+        (frame.has(SceneColorCopy) ? frame.get(SceneColorCopy) : frame.create(SceneColorCopy)).provide(slot.copy, frame);
     }
 }
 
-function execute_copy(step: SceneColorCopyStep, resources: FrameGraphResources, execution: FrameExecution): void {
-    step.execute(resources, execution);
+function execute_copy(slot: CopySlot, resources: FrameGraphResources, execution: FrameExecution): void {
+    const d = resources.descriptor(slot.source);
+    slot.from.texture = resources.texture(slot.source);
+    slot.to.texture = resources.texture(slot.copy);
+    slot.size.width = d.width;
+    slot.size.height = d.height;
+    execution.encoder.copyTextureToTexture(slot.from, slot.to, slot.size);
 }
