@@ -21,11 +21,12 @@ describe("per-phase frame products on Dawn", () => {
                 const copy = f.describe(f.get(SceneColorCopy).color);
                 const half = f.describe(f.get(HalfResolutionColor).color);
                 sizes.push(`${name} ${copy.width}x${copy.height} ${half.width}x${half.height}`);
-                return null;
+                return f.get(SceneColorCopy).color; // copied out: the copy passes run
             };
             renderer.add_extension(new TextureProbe("internal", FramePhase.AfterTransparency, [SceneColorCopy, HalfResolutionColor], size_of("internal")));
             const output = renderer.add_extension(new TextureProbe("output", FramePhase.BeforePresent, [SceneColorCopy, HalfResolutionColor], size_of("output")));
             renderer.render_frame();
+            expect(output.texture?.width).toBe(64);
             expect(sizes).toEqual(["internal 32x24 16x12", "output 64x48 32x24"]);
             expect(renderer.last_frame_passes.filter((p) => p.name === "scene colour copy")).toHaveLength(2);
 
