@@ -68,8 +68,9 @@ export class Renderer {
     capture_pass_list = false;
     last_frame_passes: { name: string; scope: string | null; culled: boolean }[] = [];
     /**
-     * Whether the built-in TAA reprojects with the `Velocity` product, made for it in frames where some mesh
-     * moved (camera motion alone reprojects through depth). Default true; false: no velocity pass for TAA.
+     * Whether the built-in TAA asks for the `Velocity` product, in frames where some mesh moved (camera motion
+     * alone reprojects through depth). Default true. TAA reprojects with velocity whenever the frame has it;
+     * false only stops TAA from asking (no velocity pass unless an extension declares it).
      */
     taa_uses_velocity = true;
 

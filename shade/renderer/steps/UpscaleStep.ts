@@ -51,9 +51,10 @@ interface ResolveState {
 
 /**
  * The upscale boundary (TAA): at BeforePresent, resolves the jittered internal-resolution `SceneColor` into
- * an output-resolution history (reprojected by the `Velocity` product when the frame has one, through depth and
- * last frame's camera otherwise; clamped to the current neighbourhood), sharpens it, and republishes `SceneColor` at the output size. With `enabled` false it
- * records nothing: both sides of the boundary are one size.
+ * an output-resolution history (reprojected by the `Velocity` product when the frame has one, which follows moving
+ * meshes; through depth and last frame's camera otherwise; clamped to the current neighbourhood), sharpens it,
+ * and republishes `SceneColor` at the output size. With `enabled` false it records nothing: both sides of the
+ * boundary are one size.
  *
  * The history is reset (the frame resolves from the current colour alone) on the first frame, a new device,
  * a change of output or internal size, a frame without the upscale in between, and `reset_history()`.
