@@ -18,6 +18,7 @@ import { Renderer } from "../../shade/renderer/Renderer.js";
 import { SCENE_COLOR_FORMAT } from "../../shade/renderer/steps/LightingStep.js";
 import { TextureRenderTarget } from "../../shade/renderer/target/TextureRenderTarget.js";
 import { pixel_at, read_texture, tonemapped, with_gpu_device, write_readback_png } from "../harness/index.js";
+import { STEADY_BYTES_BOUND, steady_frame_bytes } from "./steady_frame_bytes.js";
 
 const SIZE = 64;
 const OWNED = 4;
@@ -49,6 +50,12 @@ class PreparedTargets extends FrameRecord {
     }
     set derived(h: FrameGraphHandle) {
         this.#derived = this.publish(h, "derived");
+    }
+    // reused next frame rather than made again (no garbage per frame)
+    override reset_for_reuse(): boolean {
+        this.#source = -1;
+        this.#derived = -1;
+        return true;
     }
 }
 
@@ -214,5 +221,15 @@ describe("DriftEngine prepare: pass-owned targets filled once a frame", () => {
             expect(errors).toEqual([]);
             renderer.destroy();
         });
+    });
+
+    it("FAKE device (device-independent): a steady frame with the example registered allocates nothing", async () => {
+        const { bytes, textures_in_steady_state } = await steady_frame_bytes((r) => {
+            r.add_extension(new DrawPrepared());
+            r.add_extension(new DerivedPrepare());
+            r.add_extension(new SourcePrepare());
+        });
+        expect(textures_in_steady_state, "textures created in steady state").toBe(0);
+        expect(bytes, "young bytes per steady frame").toBeLessThan(STEADY_BYTES_BOUND);
     });
 });

@@ -19,6 +19,7 @@ import { Scene } from "../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../../shade/renderer/target/TextureRenderTarget.js";
 import { pixel_at, read_texture, with_gpu_device, write_readback_png } from "../harness/index.js";
+import { STEADY_BYTES_BOUND, steady_frame_bytes } from "./steady_frame_bytes.js";
 
 const SIZE = 64;
 
@@ -140,5 +141,14 @@ describe("pixi ExtractPass: textures you keep, read-back, condition", () => {
             pick.buffer?.destroy();
             renderer.destroy();
         });
+    });
+
+    it("FAKE device (device-independent): a steady frame with the example registered allocates nothing", async () => {
+        const { bytes, textures_in_steady_state } = await steady_frame_bytes((r) => {
+            r.add_extension(new NormalsExtract());
+            r.add_extension(new PickReadback());
+        });
+        expect(textures_in_steady_state, "textures created in steady state").toBe(0);
+        expect(bytes, "young bytes per steady frame").toBeLessThan(STEADY_BYTES_BOUND);
     });
 });

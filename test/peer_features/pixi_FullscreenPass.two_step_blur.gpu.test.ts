@@ -11,6 +11,7 @@ import { Renderer } from "../../shade/renderer/Renderer.js";
 import { SCENE_COLOR_FORMAT } from "../../shade/renderer/steps/LightingStep.js";
 import { TextureRenderTarget } from "../../shade/renderer/target/TextureRenderTarget.js";
 import { pixel_at, read_texture, with_gpu_device, write_readback_png, type TextureReadback } from "../harness/index.js";
+import { STEADY_BYTES_BOUND, steady_frame_bytes } from "./steady_frame_bytes.js";
 
 const SIZE = 64;
 
@@ -134,5 +135,14 @@ describe("pixi FullscreenPass: a two-step separable blur", () => {
             expect(errors).toEqual([]);
             renderer.destroy();
         });
+    });
+
+    it("FAKE device (device-independent): a steady frame with the example registered allocates nothing", async () => {
+        const { bytes, textures_in_steady_state } = await steady_frame_bytes((r) => {
+            r.add_extension(new SquarePainter());
+            r.add_extension(new TwoStepBlur());
+        });
+        expect(textures_in_steady_state, "textures created in steady state").toBe(0);
+        expect(bytes, "young bytes per steady frame").toBeLessThan(STEADY_BYTES_BOUND);
     });
 });

@@ -4,6 +4,7 @@
 // frame's graph (the write makes the pass a side effect) and publishes it in a record; an extension at
 // AfterTransparency samples it (pixi's FullscreenPass cannot sample an imported texture; ours can). Without
 // the mask extension nothing is recorded for it and the reader draws nothing.
+import { mat4 } from "gl-matrix";
 import { describe, expect, it } from "vitest";
 import type { FrameExecution } from "../../shade/device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../../shade/device/graph/FrameGraphHandle.js";
@@ -24,6 +25,7 @@ import { StandardMaterial } from "../../shade/renderer/scene/StandardMaterial.js
 import { SCENE_COLOR_FORMAT } from "../../shade/renderer/steps/LightingStep.js";
 import { TextureRenderTarget } from "../../shade/renderer/target/TextureRenderTarget.js";
 import { pixel_at, read_texture, with_gpu_device, write_readback_png, type TextureReadback } from "../harness/index.js";
+import { STEADY_BYTES_BOUND, steady_frame_bytes } from "./steady_frame_bytes.js";
 
 const SIZE = 64;
 const MASK_SIZE = 32;
@@ -75,10 +77,13 @@ class SilhouetteMaskExtension extends RenderExtension {
     #last: MaskDevice | null = null;
     readonly #matrices = new Float32Array((STRIDE / 4) * MAX_MESHES);
     readonly #offsets = new Uint32Array(1);
+    readonly #mvp = mat4.create();
     readonly #meshes: Mesh[] = [];
+    #mesh_count = 0;
     #target: FrameGraphHandle = -1;
     readonly #descriptor: GPURenderPassDescriptor = { label: "silhouette mask", colorAttachments: [] };
     readonly #attachments: GPURenderPassColorAttachment[] = [];
+    readonly #black: GPUColorDict = { r: 0, g: 0, b: 0, a: 1 };
 
     /** The owned texture on the last device recorded with (for showing it, like pixi's Sprite(mask)). */
     get texture(): GPUTexture | null {
@@ -88,12 +93,16 @@ class SilhouetteMaskExtension extends RenderExtension {
     record(frame: FrameContext): void {
         const state = this.#state(frame.device);
         this.camera.update(MASK_SIZE, MASK_SIZE);
-        this.#meshes.length = 0;
-        for (const mesh of frame.scene.meshes) {
-            if (!mesh.visible || mesh.material.transparency !== "opaque" || this.#meshes.length === MAX_MESHES) continue;
+        // a count, not `length = 0`: V8 drops a cleared array's storage, and the next push allocates it again
+        let count = 0;
+        const meshes = frame.scene.meshes;
+        for (let i = 0; i < meshes.length && count < MAX_MESHES; i++) {
+            const mesh = meshes[i];
+            if (!mesh.visible || mesh.material.transparency !== "opaque") continue;
             mesh.update_matrix();
-            this.#meshes.push(mesh);
+            this.#meshes[count++] = mesh;
         }
+        this.#mesh_count = count;
         const graph = frame.graph;
         const pass = graph.add("silhouette mask / draw", this, execute_mask);
         this.#target = pass.write(graph.import_texture("silhouette mask", state.texture), "clear");
@@ -106,24 +115,18 @@ class SilhouetteMaskExtension extends RenderExtension {
         const state = this.#state(device);
         const m = this.#matrices;
         const vp = this.camera.view_projection;
-        for (let i = 0; i < this.#meshes.length; i++) {
-            const w = this.#meshes[i].world_matrix;
-            const o = (i * STRIDE) / 4;
-            // column-major vp * w, written in place (no gl-matrix temporaries)
-            for (let c = 0; c < 4; c++) {
-                for (let r = 0; r < 4; r++) {
-                    m[o + c * 4 + r] = vp[r] * w[c * 4] + vp[4 + r] * w[c * 4 + 1] + vp[8 + r] * w[c * 4 + 2] + vp[12 + r] * w[c * 4 + 3];
-                }
-            }
+        for (let i = 0; i < this.#mesh_count; i++) {
+            mat4.multiply(this.#mvp, vp, this.#meshes[i].world_matrix);
+            m.set(this.#mvp, (i * STRIDE) / 4);
         }
-        device.queue.writeBuffer(state.uniforms, 0, m, 0, (this.#meshes.length * STRIDE) / 4);
-        this.#attachments[0] = resources.color_attachment(this.#target, { r: 0, g: 0, b: 0, a: 1 });
+        device.queue.writeBuffer(state.uniforms, 0, m, 0, (this.#mesh_count * STRIDE) / 4);
+        this.#attachments[0] = resources.color_attachment(this.#target, this.#black);
         this.#descriptor.colorAttachments = this.#attachments;
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const encoder = execution.encoder.beginRenderPass(this.#descriptor);
         encoder.setPipeline(state.pipeline);
         const geometries = GPUGeometryCache.of(device);
-        for (let i = 0; i < this.#meshes.length; i++) {
+        for (let i = 0; i < this.#mesh_count; i++) {
             const geometry = geometries.get(this.#meshes[i].geometry);
             this.#offsets[0] = i * STRIDE;
             encoder.setBindGroup(0, state.group, this.#offsets, 0, 1);
@@ -278,5 +281,16 @@ describe("pixi custom graph: a second camera's silhouette mask", () => {
             expect(errors).toEqual([]);
             renderer.destroy();
         });
+    });
+
+    it("FAKE device (device-independent): a steady frame with the example registered allocates nothing", async () => {
+        const { bytes, textures_in_steady_state } = await steady_frame_bytes((r) => {
+            r.add_extension(new MaskTint());
+            const m = r.add_extension(new SilhouetteMaskExtension());
+            m.camera.position.set([1.5, 0, 5]);
+            m.camera.target.set([1.5, 0, 0]);
+        }, scene_with_sphere());
+        expect(textures_in_steady_state, "textures created in steady state").toBe(0);
+        expect(bytes, "young bytes per steady frame").toBeLessThan(STEADY_BYTES_BOUND);
     });
 });

@@ -13,6 +13,7 @@ import { Renderer } from "../../shade/renderer/Renderer.js";
 import { SCENE_COLOR_FORMAT } from "../../shade/renderer/steps/LightingStep.js";
 import { TextureRenderTarget } from "../../shade/renderer/target/TextureRenderTarget.js";
 import { pixel_at, read_texture, with_gpu_device, write_readback_png } from "../harness/index.js";
+import { STEADY_BYTES_BOUND, steady_frame_bytes } from "./steady_frame_bytes.js";
 
 const USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */;
 
@@ -40,7 +41,8 @@ class HalfResolutionPass extends RenderExtension {
     name = "half resolution";
     phase = FramePhase.AfterTransparency;
     after = [Stripes];
-    readonly sizes: string[] = [];
+    /** The size of the half-resolution target in the last frame, for the test. */
+    readonly last_size = new Uint32Array(2);
     readonly #down = new FullscreenEffect({
         label: "half resolution / down",
         inputs: 1,
@@ -59,9 +61,10 @@ class HalfResolutionPass extends RenderExtension {
         fragment: /* wgsl */ `fn effect(uv: vec2f) -> vec4f { return sample_input_0(uv); }`,
     });
     record(frame: FrameContext): void {
-        const [w, h] = frame.resolution; // PlayCanvas frame.renderWidth / renderHeight, asked every frame
-        const half = TextureResourceDescriptor.of(Math.max(1, w >> 1), Math.max(1, h >> 1), SCENE_COLOR_FORMAT, USAGE);
-        this.sizes.push(`${half.width}x${half.height}`);
+        const size = frame.resolution; // PlayCanvas frame.renderWidth / renderHeight, asked every frame
+        const half = TextureResourceDescriptor.of(Math.max(1, size[0] >> 1), Math.max(1, size[1] >> 1), SCENE_COLOR_FORMAT, USAGE);
+        this.last_size[0] = half.width;
+        this.last_size[1] = half.height;
         const scene = frame.get(SceneColor);
         const small = this.#down.graph_draw(frame.graph, frame.graph.create("half resolution scene", half), scene.color);
         const full = frame.graph.create("half resolution result", frame.describe(scene.color));
@@ -83,7 +86,12 @@ describe("PlayCanvas frameUpdate / resizeSource: a pass at half the render size"
             expect(bright - dark).toBeGreaterThan(150);
 
             const half = renderer.add_extension(new HalfResolutionPass());
-            renderer.render_frame();
+            const sizes: string[] = [];
+            const render = () => {
+                renderer.render_frame();
+                sizes.push(half.last_size.join("x"));
+            };
+            render();
             const averaged = await read_texture(device, target.acquire());
             write_readback_png(averaged, "playcanvas_half_resolution");
             // each pair of stripes became one grey, the same on both pixels of the pair
@@ -94,14 +102,23 @@ describe("PlayCanvas frameUpdate / resizeSource: a pass at half the render size"
             expect(a).toBeLessThan(bright - 20);
 
             target.resize(96, 48);
-            renderer.render_frame();
-            renderer.render_frame();
-            expect(half.sizes).toEqual(["32x16", "48x24", "48x24"]);
+            render();
+            render();
+            expect(sizes).toEqual(["32x16", "48x24", "48x24"]);
             const resized = await read_texture(device, target.acquire());
             expect(resized.width).toBe(96);
             expect(Math.abs(pixel_at(resized, 40, 20)[0] - pixel_at(resized, 41, 20)[0])).toBeLessThanOrEqual(2);
             expect(errors).toEqual([]);
             renderer.destroy();
         });
+    });
+
+    it("FAKE device (device-independent): a steady frame with the example registered allocates nothing", async () => {
+        const { bytes, textures_in_steady_state } = await steady_frame_bytes((r) => {
+            r.add_extension(new Stripes());
+            r.add_extension(new HalfResolutionPass());
+        });
+        expect(textures_in_steady_state, "textures created in steady state").toBe(0);
+        expect(bytes, "young bytes per steady frame").toBeLessThan(STEADY_BYTES_BOUND);
     });
 });

@@ -18,6 +18,7 @@ import { Scene } from "../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../../shade/renderer/target/TextureRenderTarget.js";
 import { pixel_at, read_texture, with_gpu_device, write_readback_png } from "../harness/index.js";
+import { STEADY_BYTES_BOUND, steady_frame_bytes } from "./steady_frame_bytes.js";
 
 const SIZE = 48;
 const COLOURS: GPUColorDict[] = [
@@ -90,5 +91,16 @@ describe("PlayCanvas preScene: a texture the scene's materials read", () => {
             albedo.destroy();
             renderer.destroy();
         });
+    });
+
+    it("FAKE device (device-independent): a steady frame with the example registered allocates nothing", async () => {
+        const { bytes, textures_in_steady_state } = await steady_frame_bytes((r) => {
+            const s = r.scene;
+            const mat = new StandardMaterial();
+            s.add(new Mesh(make_plane_geometry(8, 8), mat));
+            r.add_extension(new DynamicMaterialTexture(mat));
+        });
+        expect(textures_in_steady_state, "textures created in steady state").toBe(0);
+        expect(bytes, "young bytes per steady frame").toBeLessThan(STEADY_BYTES_BOUND);
     });
 });

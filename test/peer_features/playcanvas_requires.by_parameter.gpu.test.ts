@@ -13,6 +13,7 @@ import { Renderer } from "../../shade/renderer/Renderer.js";
 import { SCENE_COLOR_FORMAT } from "../../shade/renderer/steps/LightingStep.js";
 import { TextureRenderTarget } from "../../shade/renderer/target/TextureRenderTarget.js";
 import { pixel_at, read_texture, with_gpu_device } from "../harness/index.js";
+import { STEADY_BYTES_BOUND, steady_frame_bytes } from "./steady_frame_bytes.js";
 
 const WITH_GRAB: readonly FrameProductClass[] = [SceneColorCopy];
 const NOTHING: readonly FrameProductClass[] = [];
@@ -87,5 +88,14 @@ describe("PlayCanvas requires that depend on a parameter", () => {
             expect(errors).toEqual([]);
             renderer.destroy();
         });
+    });
+
+    it("FAKE device (device-independent): a steady frame with the example registered allocates nothing", async () => {
+        const { bytes, textures_in_steady_state } = await steady_frame_bytes((r) => {
+            r.add_extension(new HalfRed());
+            r.add_extension(new MirrorEffect()).mirror = true;
+        });
+        expect(textures_in_steady_state, "textures created in steady state").toBe(0);
+        expect(bytes, "young bytes per steady frame").toBeLessThan(STEADY_BYTES_BOUND);
     });
 });

@@ -26,6 +26,10 @@ export class ExtractExtension extends RenderExtension {
     readonly #copy_source: GPUTexelCopyTextureInfo = { texture: null as unknown as GPUTexture };
     readonly #copy_target: GPUTexelCopyTextureInfo = { texture: null as unknown as GPUTexture };
     readonly #size = { width: 1, height: 1 };
+    // the pass and texture names, made again only when `name` changes (a template string per frame allocates)
+    #named = "";
+    #pass_name = "";
+    #copy_name = "";
 
     constructor(name: string, phase: FramePhase, select: (frame: FrameContext) => FrameGraphHandle) {
         super();
@@ -37,12 +41,17 @@ export class ExtractExtension extends RenderExtension {
     record(frame: FrameContext): void {
         const source = this.#select(frame);
         const d = frame.describe(source);
-        const pass = frame.graph.add(`${this.name} / copy`, this, execute_extract);
+        if (this.#named !== this.name) {
+            this.#named = this.name;
+            this.#pass_name = `${this.name} / copy`;
+            this.#copy_name = `${this.name} copy`;
+        }
+        const pass = frame.graph.add(this.#pass_name, this, execute_extract);
         this.#source = pass.read(source);
         this.#size.width = d.width;
         this.#size.height = d.height;
         const texture = this.#owned(frame, d.width, d.height, d.format);
-        this.#target = pass.write(frame.graph.import_texture(`${this.name} copy`, texture), "clear");
+        this.#target = pass.write(frame.graph.import_texture(this.#copy_name, texture), "clear");
     }
 
     #owned(frame: FrameContext, width: number, height: number, format: GPUTextureFormat): GPUTexture {
