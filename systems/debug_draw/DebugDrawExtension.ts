@@ -11,11 +11,14 @@ import { FogOfWarExtension } from "../fog_of_war/FogOfWarExtension.js";
 import { PathDisplayExtension } from "../path_display/PathDisplayExtension.js";
 import { Trail3DExtension } from "../trails/Trail3DExtension.js";
 import { DEBUG_LINE_WGSL, LINE_PARAMS_BYTES } from "./debug_line.wgsl.js";
+import { DebugLineStaging } from "./DebugLineStaging.js";
 import { LINE_BYTES, type DebugLines } from "./DebugLines.js";
 
 /** What the extension draws: the system's line stores and settings. */
 export interface DebugLineSource {
     readonly timed_lines: DebugLines;
+    /** The one-frame lines being written (the extension attaches staging ranges to it). */
+    readonly frame_lines: DebugLines;
     /** The one-frame lines the last `frame_recorded` took. */
     readonly drawn_lines: DebugLines;
     readonly line_width: number;
@@ -50,6 +53,7 @@ interface DeviceState {
     readonly cameras: GPUBuffer[];
     readonly groups: GPUBindGroup[];
     lines: GPUBuffer | null;
+    readonly staging: DebugLineStaging;
     /** Timed lines' version and count in the GPU buffer, -1 when they must go up again. */
     timed_version: number;
     timed_count: number;
@@ -78,6 +82,10 @@ const VERTEX_BUFFERS: GPUVertexBufferLayout[] = [
  * everything with `depth_test: false`). One pass, "debug draw / draw": the lines are one instance buffer
  * (timed lines first, uploaded only when they changed; then this frame's lines) and one instanced draw,
  * each line a 4-vertex strip widened to `line_width` pixels in the vertex shader.
+ *
+ * This frame's lines reach the instance buffer through a staging belt (`DebugLineStaging`): written straight
+ * into a mapped staging buffer and copied on the GPU, or, when no staging buffer was mapped in time, by
+ * `writeBuffer` from the CPU arrays.
  *
  * Why not `GPUDynamicMeshRenderer`: it draws indexed triangle geometry in world space, so a line would be
  * four vertices, six indices and a world-space width built on the CPU (about 90 bytes instead of 28 per
@@ -136,10 +144,17 @@ export class DebugDrawExtension extends RenderExtension {
         scene.color = draw.output;
     }
 
-    /** Uploads `timed` timed lines (when changed) and `frame` one-frame lines to `device`; what the draw pass does first. */
-    upload(device: GPUDevice, timed: number, frame: number): void {
+    /**
+     * Uploads `timed` timed lines (when changed) and `frame` one-frame lines to `device`; what the draw pass does
+     * first. Staged lines are copied on `encoder` (submitted before the next upload); without one they are
+     * written from the mapped range.
+     */
+    upload(device: GPUDevice, timed: number, frame: number, encoder: GPUCommandEncoder | null = null): void {
         const source = this.#source;
         const state = this.#device_state(device);
+        const staging = state.staging;
+        // the copies of earlier frames are submitted by now: map those slots again
+        staging.remap();
         const bytes = (timed + frame) * LINE_BYTES;
         if (state.lines === null || state.lines.size < bytes) {
             state.lines?.destroy();
@@ -155,7 +170,15 @@ export class DebugDrawExtension extends RenderExtension {
             state.timed_version = timed_lines.version;
             state.timed_count = timed;
         }
-        if (frame > 0) queue.writeBuffer(state.lines, timed * LINE_BYTES, source.drawn_lines.bytes, 0, frame * LINE_BYTES);
+        const drawn = source.drawn_lines;
+        if (drawn.slot >= 0) {
+            staging.copy(drawn, frame, encoder, state.lines, timed * LINE_BYTES);
+        } else if (frame > 0) {
+            queue.writeBuffer(state.lines, timed * LINE_BYTES, drawn.bytes, 0, frame * LINE_BYTES);
+            staging.want(frame * LINE_BYTES);
+            staging.fallback_frames++;
+        }
+        staging.attach(source.frame_lines, drawn);
         this.#params[0] = source.line_width;
         queue.writeBuffer(state.params, 0, this.#params);
     }
@@ -165,15 +188,14 @@ export class DebugDrawExtension extends RenderExtension {
         this.#destroyed = true;
         const state = this.#state;
         this.#state = null;
-        state?.lines?.destroy();
-        state?.params.destroy();
+        if (state !== null) this.#drop_state(state);
         this.#draw.camera = null;
         this.#color_attachments.length = 0;
     }
 
     #encode(data: DrawData, resources: FrameGraphResources, execution: FrameExecution): void {
         const device = execution.graphics;
-        this.upload(device, data.timed, data.frame);
+        this.upload(device, data.timed, data.frame, execution.encoder);
         const state = this.#state!;
         this.#color_attachments[0] = resources.color_attachment(data.output);
         this.#pass_descriptor.depthStencilAttachment = resources.depth_attachment(data.depth);
@@ -188,8 +210,7 @@ export class DebugDrawExtension extends RenderExtension {
     #device_state(device: GPUDevice): DeviceState {
         const current = this.#state;
         if (current !== null && current.device === device) return current;
-        current?.lines?.destroy();
-        current?.params.destroy();
+        if (current !== null) this.#drop_state(current);
         const layout = device.createBindGroupLayout({
             label: "debug draw bind group layout",
             entries: [
@@ -207,11 +228,27 @@ export class DebugDrawExtension extends RenderExtension {
             cameras: [],
             groups: [],
             lines: null,
+            staging: new DebugLineStaging(device, this.#source.frame_lines.capacity),
             timed_version: -1,
             timed_count: 0,
         };
         this.#state = state;
         return state;
+    }
+
+    /** The staging belt of the state's device. */
+    get staging(): DebugLineStaging | null {
+        return this.#state?.staging ?? null;
+    }
+
+    #drop_state(state: DeviceState): void {
+        // lines written into a staging range are kept: copied back to the stores' CPU arrays before it goes
+        const source = this.#source;
+        source.frame_lines.unstage(true);
+        source.drawn_lines.unstage(true);
+        state.staging.destroy();
+        state.lines?.destroy();
+        state.params.destroy();
     }
 
     #pipeline(state: DeviceState, color_format: GPUTextureFormat, depth_format: GPUTextureFormat): GPURenderPipeline {

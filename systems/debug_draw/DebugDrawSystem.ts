@@ -139,6 +139,7 @@ export class DebugDrawSystem extends System {
 
     /** A line from `a` to `b`. */
     line(a: Vec3, b: Vec3, color: Rgba, duration = 0): void {
+        // the one-frame case straight into the store (a mapped staging range, usually): its own monomorphic copy
         this.#push(a, 0, b, 0, color, 0, duration);
     }
 

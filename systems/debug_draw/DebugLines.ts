@@ -8,28 +8,62 @@ export const LINE_WORDS = LINE_BYTES / 4;
  */
 export class DebugLines {
     count = 0;
+    /** Where lines are written: the own CPU arrays, or a mapped staging range (`slot` >= 0). */
     f32: Float32Array<ArrayBuffer>;
     u32: Uint32Array<ArrayBuffer>;
     /** Expiry time per line (timed lines only). */
     expiry: Float64Array<ArrayBuffer>;
     /** Changes when the contents change (timed lines are uploaded only then). */
     version = 0;
+    /**
+     * The staging slot whose mapped range `f32`/`u32` view (the extension's `DebugLineStaging`), -1 while the
+     * lines are in the CPU arrays.
+     */
+    slot = -1;
     readonly #timed: boolean;
+    #cpu_f32: Float32Array<ArrayBuffer>;
+    #cpu_u32: Uint32Array<ArrayBuffer>;
+    // capacity of the current target in lines, a field: `f32.length / LINE_WORDS` per push is a division
+    #limit: number;
 
     constructor(capacity: number, timed: boolean) {
         this.#timed = timed;
         const buffer = new ArrayBuffer(capacity * LINE_BYTES);
-        this.f32 = new Float32Array(buffer);
-        this.u32 = new Uint32Array(buffer);
+        this.f32 = this.#cpu_f32 = new Float32Array(buffer);
+        this.u32 = this.#cpu_u32 = new Uint32Array(buffer);
+        this.#limit = capacity;
         this.expiry = new Float64Array(timed ? capacity : 0);
     }
 
     get capacity(): number {
-        return this.f32.length / LINE_WORDS;
+        return this.#limit;
     }
 
+    /** The bytes the lines are in (the mapped range while staged). */
     get bytes(): ArrayBuffer {
         return this.f32.buffer;
+    }
+
+    /**
+     * Writes from now on into a mapped staging range (`f32`/`u32` over the same bytes); only while empty. The
+     * lines go back to the CPU arrays, kept, when they outgrow it (`slot` is -1 again).
+     */
+    stage(f32: Float32Array<ArrayBuffer>, u32: Uint32Array<ArrayBuffer>, slot: number): void {
+        if (this.count !== 0 || this.#timed) throw new Error("DebugLines.stage: only an empty one-frame store writes into a staging range");
+        this.f32 = f32;
+        this.u32 = u32;
+        this.#limit = Math.floor(f32.length / LINE_WORDS);
+        this.slot = slot;
+    }
+
+    /** Back to the CPU arrays; with `keep`, the staged lines are copied there first (else they went to the GPU). */
+    unstage(keep: boolean): void {
+        if (this.slot < 0) return;
+        if (keep) this.#to_cpu(this.#limit);
+        this.f32 = this.#cpu_f32;
+        this.u32 = this.#cpu_u32;
+        this.#limit = this.#cpu_f32.length / LINE_WORDS;
+        this.slot = -1;
     }
 
     /**
@@ -39,7 +73,7 @@ export class DebugLines {
      */
     push(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, color: ArrayLike<number>, c: number): number {
         const i = this.count;
-        if (i === this.capacity) this.#grow();
+        if (i >= this.#limit) this.#grow();
         this.count = i + 1;
         const at = i * LINE_WORDS;
         const f = this.f32;
@@ -54,9 +88,29 @@ export class DebugLines {
         return i;
     }
 
+    /**
+     * `push` of one line from `a[0..2]` to `b[0..2]`, for `DebugDrawSystem.line` alone: its own copy so that
+     * its element loads see only the caller's array types (the shapes pass Float64Array scratch through
+     * `push`), no offsets, and the store's fields read once.
+     */
+    push_line(a: ArrayLike<number>, b: ArrayLike<number>, color: ArrayLike<number>): void {
+        const i = this.count;
+        if (i >= this.#limit) this.#grow();
+        this.count = i + 1;
+        const at = i * LINE_WORDS;
+        const f = this.f32;
+        f[at] = a[0];
+        f[at + 1] = a[1];
+        f[at + 2] = a[2];
+        f[at + 3] = b[0];
+        f[at + 4] = b[1];
+        f[at + 5] = b[2];
+        this.u32[at + 6] = unorm8(color[0]) | (unorm8(color[1]) << 8) | (unorm8(color[2]) << 16) | (unorm8(color[3]) << 24);
+    }
+
     /** Appends `n` lines of one colour from `points` (a xyz, b xyz per line). */
     push_many(points: ArrayLike<number>, n: number, color: ArrayLike<number>): void {
-        while (this.count + n > this.capacity) this.#grow();
+        while (this.count + n > this.#limit) this.#grow();
         const f = this.f32;
         const u = this.u32;
         const rgba = unorm8(color[0]) | (unorm8(color[1]) << 8) | (unorm8(color[2]) << 16) | (unorm8(color[3]) << 24);
@@ -111,12 +165,24 @@ export class DebugLines {
     swap(other: DebugLines): void {
         const f32 = this.f32;
         const u32 = this.u32;
+        const cpu_f32 = this.#cpu_f32;
+        const cpu_u32 = this.#cpu_u32;
+        const limit = this.#limit;
+        const slot = this.slot;
         const count = this.count;
         this.f32 = other.f32;
         this.u32 = other.u32;
+        this.#cpu_f32 = other.#cpu_f32;
+        this.#cpu_u32 = other.#cpu_u32;
+        this.#limit = other.#limit;
+        this.slot = other.slot;
         this.count = other.count;
         other.f32 = f32;
         other.u32 = u32;
+        other.#cpu_f32 = cpu_f32;
+        other.#cpu_u32 = cpu_u32;
+        other.#limit = limit;
+        other.slot = slot;
         other.count = count;
         this.version++;
         other.version++;
@@ -129,17 +195,37 @@ export class DebugLines {
     }
 
     #grow(): void {
-        const capacity = this.capacity * 2;
+        if (this.slot >= 0) {
+            // outgrew the staging range: on in the CPU arrays, lines kept (the extension grows the ring)
+            this.unstage(true);
+            if (this.count < this.#limit) return;
+        }
+        const capacity = this.#limit * 2;
         const buffer = new ArrayBuffer(capacity * LINE_BYTES);
         const f32 = new Float32Array(buffer);
         f32.set(this.f32);
-        this.f32 = f32;
-        this.u32 = new Uint32Array(buffer);
+        this.f32 = this.#cpu_f32 = f32;
+        this.u32 = this.#cpu_u32 = new Uint32Array(buffer);
+        this.#limit = capacity;
         if (this.#timed) {
             const expiry = new Float64Array(capacity);
             expiry.set(this.expiry);
             this.expiry = expiry;
         }
+    }
+
+    /** Copies the staged lines into CPU arrays of at least `capacity` lines. */
+    #to_cpu(capacity: number): void {
+        const words = this.count * LINE_WORDS;
+        if (this.#cpu_f32.length < capacity * LINE_WORDS) {
+            const buffer = new ArrayBuffer(capacity * LINE_BYTES);
+            this.#cpu_f32 = new Float32Array(buffer);
+            this.#cpu_u32 = new Uint32Array(buffer);
+        }
+        const from = this.f32;
+        const to = this.#cpu_f32;
+        // a loop, not set(subarray): no view allocated
+        for (let w = 0; w < words; w++) to[w] = from[w];
     }
 }
 
