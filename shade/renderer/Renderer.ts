@@ -268,8 +268,10 @@ export class Renderer {
 
             frame.enter(FramePhase.AfterGBuffer);
             this.#gbuffer.record(frame, this.scene);
-            this.#products.after_gbuffer(frame, this.#gbuffer, slot === "taa" && this.taa_uses_velocity);
+            const taa_velocity = slot === "taa" && this.taa_uses_velocity;
+            this.#products.after_gbuffer(frame, this.#gbuffer, taa_velocity, true);
             registry.record_phase(FramePhase.AfterGBuffer, frame);
+            this.#products.after_gbuffer(frame, this.#gbuffer, taa_velocity, false);
 
             frame.enter(FramePhase.AfterLighting);
             this.#lighting.record(frame, this.scene);

@@ -31,12 +31,20 @@ export class FrameProducts {
     }
 
     /**
-     * At AfterGBuffer, after the G-buffer step: Velocity when an extension declares it, or when `taa_velocity`
-     * (TAA is on and uses it) and some mesh moved since last frame (camera motion alone reprojects through depth).
+     * At AfterGBuffer, after the G-buffer step (`before_extensions`) and again after the phase's extensions:
+     * Velocity when an extension declares it, or when `taa_velocity` (TAA is on and asks) and some mesh moved
+     * since last frame (camera motion alone reprojects through depth). Made before the AfterGBuffer extensions
+     * only if one of them declares it; otherwise after them, so that the surfaces they drew into the depth
+     * (terrain, say) reproject as still ones instead of as sky.
      */
-    after_gbuffer(frame: FrameContext, gbuffer: GBufferStep, taa_velocity: boolean): void {
+    after_gbuffer(frame: FrameContext, gbuffer: GBufferStep, taa_velocity: boolean, before_extensions: boolean): void {
+        if (before_extensions) {
+            if (this.#required_from(Velocity, FramePhase.AfterGBuffer, FramePhase.AfterGBuffer)) this.#velocity.record(frame, gbuffer);
+            return;
+        }
+        if (frame.has(Velocity)) return;
         const pays = taa_velocity && gbuffer.draw_list.moved_count > 0;
-        if (pays || this.#required_from(Velocity, FramePhase.AfterGBuffer, FramePhase.BeforePresent)) this.#velocity.record(frame, gbuffer);
+        if (pays || this.#required_from(Velocity, FramePhase.AfterLighting, FramePhase.BeforePresent)) this.#velocity.record(frame, gbuffer);
     }
 
     /** The products made at `phase` itself (AfterLighting, AfterTransparency, BeforePresent), before its extensions. */

@@ -9,9 +9,11 @@ export const VELOCITY_FORMAT: GPUTextureFormat = "rg16float";
  * Screen-space motion per pixel at the internal resolution (motion blur, TAA, temporal denoisers): this
  * frame's uv minus last frame's uv of the surface seen there (x right, y down, 1 = the whole width or height),
  * with the TAA jitter taken out of both, so a still pixel reads 0. Meshes move by their world matrix and the
- * camera; the sky moves with the camera alone; a mesh first drawn this frame has no motion of its own.
- * Made after the G-buffer and carried from AfterGBuffer to BeforePresent, only in frames where some registered
- * extension of those phases declares `requires = [Velocity]`, or where the built-in TAA uses it (meshes moved).
+ * camera; everything else under the depth (the sky, surfaces extensions drew into the G-buffer) moves with the
+ * camera alone, as a still world; a mesh first drawn this frame has no motion of its own. Carried from
+ * AfterGBuffer to BeforePresent, only in frames where some registered extension of those phases declares
+ * `requires = [Velocity]`, or where the built-in TAA asks for it (meshes moved). Made after the AfterGBuffer
+ * extensions unless one of them declares it (then before them: their own surfaces are not in it).
  */
 export class Velocity extends FrameProduct {
     #velocity: FrameGraphHandle = -1;

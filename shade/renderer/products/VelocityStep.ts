@@ -2,6 +2,7 @@ import type { FrameExecution } from "../../device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
 import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDescriptor.js";
+import { BindGroupCache } from "../../device/BindGroupCache.js";
 import type { FrameContext } from "../extension/FrameContext.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
 import { MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
@@ -13,11 +14,10 @@ const VELOCITY_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */
 /** Float offset of `jitter.xy` in the camera's uniform block (CAMERA_WGSL). */
 const CAMERA_JITTER = 88;
 
-// Meshes bind the G-buffer's groups 0 (camera, objects) and 1 (material, unused here); the sky's pipeline has a
-// layout of its own whose group 0 binds the camera and group 2 the same params.
-// Both draws test "less-equal" against the G-buffer's depth without writing it: the sky triangle sits at depth
-// 1 and so lands only where nothing was drawn; the meshes repeat the G-buffer's (invariant) positions and so land
-// only on their visible surfaces.
+// Meshes bind the G-buffer's groups 0 (camera, objects) and 1 (material, unused here); the static draw's pipeline
+// has a layout of its own whose group 0 binds the camera and the depth, and group 2 the same params. The depth is
+// a read-only attachment and a texture at once: the static draw reads every pixel's depth, the meshes test
+// "less-equal" against it and, repeating the G-buffer's (invariant) positions, land only on their visible surfaces.
 const VELOCITY_WGSL = /* wgsl */ `
 ${MESH_VERTEX_WGSL}
 
@@ -60,17 +60,21 @@ fn fs_velocity(in: VelocityVarying) -> @location(0) vec4f {
 }
 
 @vertex
-fn vs_sky(@builtin(vertex_index) index: u32) -> @builtin(position) vec4f {
+fn vs_static(@builtin(vertex_index) index: u32) -> @builtin(position) vec4f {
     let xy = vec2f(f32((index << 1u) & 2u), f32(index & 2u));
-    return vec4f(xy * 2.0 - 1.0, 1.0, 1.0);
+    return vec4f(xy * 2.0 - 1.0, 0.0, 1.0);
 }
 
-// the far plane under this pixel, reprojected through last frame's camera: the sky moves with the camera only
+@group(0) @binding(1) var scene_depth: texture_depth_2d;
+
+// every pixel as if the world under it stood still: its depth reprojected through last frame's camera (the sky
+// at the far plane moves with the camera only); meshes then overwrite their own pixels with their motion
 @fragment
-fn fs_sky(@builtin(position) frag: vec4f) -> @location(0) vec4f {
+fn fs_static(@builtin(position) frag: vec4f) -> @location(0) vec4f {
+    let d = textureLoad(scene_depth, vec2i(frag.xy), 0);
     let uv = frag.xy * camera.viewport.zw;
     let ndc = vec2f(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
-    let world = camera.inverse_view_projection * vec4f(ndc, 1.0, 1.0);
+    let world = camera.inverse_view_projection * vec4f(ndc, d, 1.0);
     let previous = camera.previous_view_projection * world;
     return vec4f(motion(ndc, previous.xy / previous.w), 0.0, 0.0);
 }
@@ -78,20 +82,19 @@ fn fs_sky(@builtin(position) frag: vec4f) -> @location(0) vec4f {
 
 interface DeviceState {
     readonly mesh_pipeline: GPURenderPipeline;
-    readonly sky_pipeline: GPURenderPipeline;
-    readonly sky_layout: GPUBindGroupLayout;
+    readonly static_pipeline: GPURenderPipeline;
+    readonly static_layout: GPUBindGroupLayout;
     readonly params: GPUBuffer;
     readonly params_group: GPUBindGroup;
-    // camera only, for the sky: rebuilt when the camera's buffer is another (a new device)
-    sky_group: GPUBindGroup | null;
-    sky_group_camera: GPUBuffer | null;
+    // camera and depth, for the static draw: keyed by both
+    readonly static_groups: BindGroupCache;
     readonly empty_group: GPUBindGroup;
 }
 
 /**
- * Makes `Velocity` after the G-buffer: pass "velocity" draws the G-buffer's opaque runs again (camera and
- * object motion from `ObjectData.previous_model`) and a far-plane triangle for the sky, into an `rg16float`
- * target at the internal resolution, depth-tested against the G-buffer's depth.
+ * Makes `Velocity`: pass "velocity" reprojects every pixel's depth through last frame's camera (a still world:
+ * the sky, and surfaces extensions drew into the G-buffer), then draws the G-buffer's opaque meshes again with
+ * their own motion (`ObjectData.previous_model`), into an `rg16float` target at the internal resolution.
  */
 export class VelocityStep {
     #gbuffer: GBufferStep | null = null;
@@ -103,6 +106,7 @@ export class VelocityStep {
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "velocity", colorAttachments: this.#colors };
+    readonly #keys: unknown[] = [null, null];
     static readonly #still: GPUColorDict = { r: 0, g: 0, b: 0, a: 0 };
 
     /** Call after the G-buffer step recorded, at AfterGBuffer. */
@@ -141,8 +145,8 @@ export class VelocityStep {
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         pass.setBindGroup(2, state.params_group);
-        pass.setPipeline(state.sky_pipeline);
-        pass.setBindGroup(0, sky_group(device, state, this.#camera!));
+        pass.setPipeline(state.static_pipeline);
+        pass.setBindGroup(0, static_group(device, state, this.#keys, this.#camera!, resources.view(this.#depth)));
         pass.setBindGroup(1, state.empty_group);
         pass.draw(3);
         const list = gbuffer.draw_list;
@@ -169,27 +173,35 @@ function execute_velocity(step: VelocityStep, resources: FrameGraphResources, ex
     step.execute(resources, execution);
 }
 
-function sky_group(device: GPUDevice, state: DeviceState, camera: GPUBuffer): GPUBindGroup {
-    if (state.sky_group === null || state.sky_group_camera !== camera) {
-        state.sky_group = device.createBindGroup({
-            label: "velocity sky bind group",
-            layout: state.sky_layout,
-            entries: [{ binding: 0, resource: { buffer: camera } }],
-        });
-        state.sky_group_camera = camera;
-    }
-    return state.sky_group;
+function static_group(device: GPUDevice, state: DeviceState, keys: unknown[], camera: GPUBuffer, depth: GPUTextureView): GPUBindGroup {
+    keys[0] = camera;
+    keys[1] = depth;
+    const cached = state.static_groups.find(keys);
+    if (cached !== null) return cached;
+    // a miss: the first frames, a resize, a new device
+    const group = device.createBindGroup({
+        label: "velocity static bind group",
+        layout: state.static_layout,
+        entries: [
+            { binding: 0, resource: { buffer: camera } },
+            { binding: 1, resource: depth },
+        ],
+    });
+    return state.static_groups.add(keys, group);
 }
 
 function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, material_layout: GPUBindGroupLayout): DeviceState {
     const uniform: GPUBindGroupLayoutEntry = { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } };
     const params_layout = device.createBindGroupLayout({ label: "velocity params bind group layout", entries: [uniform] });
-    const sky_layout = device.createBindGroupLayout({ label: "velocity sky bind group layout", entries: [uniform] });
+    const static_layout = device.createBindGroupLayout({
+        label: "velocity static bind group layout",
+        entries: [uniform, { binding: 1, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: "depth" } }],
+    });
     const empty_layout = device.createBindGroupLayout({ label: "velocity empty bind group layout", entries: [] });
     const layout = device.createPipelineLayout({ label: "velocity pipeline layout", bindGroupLayouts: [scene_layout, material_layout, params_layout] });
-    const sky_pipeline_layout = device.createPipelineLayout({
-        label: "velocity sky pipeline layout",
-        bindGroupLayouts: [sky_layout, empty_layout, params_layout],
+    const static_pipeline_layout = device.createPipelineLayout({
+        label: "velocity static pipeline layout",
+        bindGroupLayouts: [static_layout, empty_layout, params_layout],
     });
     const module = device.createShaderModule({ label: "velocity shader", code: VELOCITY_WGSL });
     const depthStencil: GPUDepthStencilState = { format: GBUFFER_FORMATS.depth, depthWriteEnabled: false, depthCompare: "less-equal" };
@@ -202,13 +214,13 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
         primitive: { topology: "triangle-list", cullMode: "back", frontFace: "ccw" },
         depthStencil,
     });
-    const sky_pipeline = device.createRenderPipeline({
-        label: "velocity sky pipeline",
-        layout: sky_pipeline_layout,
-        vertex: { module, entryPoint: "vs_sky" },
-        fragment: { module, entryPoint: "fs_sky", targets },
+    const static_pipeline = device.createRenderPipeline({
+        label: "velocity static pipeline",
+        layout: static_pipeline_layout,
+        vertex: { module, entryPoint: "vs_static" },
+        fragment: { module, entryPoint: "fs_static", targets },
         primitive: { topology: "triangle-list" },
-        depthStencil,
+        depthStencil: { format: GBUFFER_FORMATS.depth, depthWriteEnabled: false, depthCompare: "always" },
     });
     const params = device.createBuffer({ label: "velocity params", size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     const params_group = device.createBindGroup({
@@ -216,5 +228,13 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
         layout: params_layout,
         entries: [{ binding: 0, resource: { buffer: params } }],
     });
-    return { mesh_pipeline, sky_pipeline, sky_layout, params, params_group, sky_group: null, sky_group_camera: null, empty_group: device.createBindGroup({ label: "velocity empty bind group", layout: empty_layout, entries: [] }) };
+    return {
+        mesh_pipeline,
+        static_pipeline,
+        static_layout,
+        params,
+        params_group,
+        static_groups: new BindGroupCache(8),
+        empty_group: device.createBindGroup({ label: "velocity empty bind group", layout: empty_layout, entries: [] }),
+    };
 }

@@ -3,7 +3,14 @@
 // (no pass, no texture) otherwise.
 import { vec4 } from "gl-matrix";
 import { describe, expect, it } from "vitest";
+import type { FrameExecution } from "../../../../shade/device/graph/FrameExecution.js";
+import type { FrameGraphHandle } from "../../../../shade/device/graph/FrameGraphHandle.js";
+import type { FrameGraphResources } from "../../../../shade/device/graph/FrameGraphResources.js";
+import type { FrameContext } from "../../../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../../../shade/renderer/extension/FramePhase.js";
+import { RenderExtension } from "../../../../shade/renderer/extension/RenderExtension.js";
+import { ViewTextures } from "../../../../shade/renderer/extension/ViewTextures.js";
+import { FULLSCREEN_VERTEX_WGSL } from "../../../../shade/renderer/fullscreen/fullscreen_vertex_wgsl.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { Velocity } from "../../../../shade/renderer/products/Velocity.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
@@ -33,6 +40,45 @@ function uv_of(renderer: Renderer, x: number, y: number, z: number): [number, nu
     const p = vec4.transformMat4(vec4.create(), [x, y, z, 1], renderer.view.camera.view_projection);
     return [(p[0] / p[3]) * 0.5 + 0.5, 0.5 - (p[1] / p[3]) * 0.5];
 }
+
+/** AfterGBuffer: writes depth DEPTH over the left half of the depth (a still surface, as terrain draws one). */
+class DepthPainter extends RenderExtension {
+    override name = "depth painter";
+    override phase = FramePhase.AfterGBuffer;
+    #pipeline: GPURenderPipeline | null = null;
+    #depth: FrameGraphHandle = -1;
+    override record(frame: FrameContext): void {
+        if (this.#pipeline === null) {
+            const module = frame.device.createShaderModule({
+                label: "depth painter shader",
+                code: /* wgsl */ `
+${FULLSCREEN_VERTEX_WGSL}
+@fragment fn fs_main(in: FullscreenVarying) -> @builtin(frag_depth) f32 {
+    if (in.uv.x > 0.5) { discard; }
+    return ${DEPTH};
+}`,
+            });
+            this.#pipeline = frame.device.createRenderPipeline({
+                label: "depth painter pipeline",
+                layout: "auto",
+                vertex: { module, entryPoint: "vs_fullscreen" },
+                fragment: { module, entryPoint: "fs_main", targets: [] },
+                depthStencil: { format: "depth32float", depthWriteEnabled: true, depthCompare: "always" },
+            });
+        }
+        const view = frame.get(ViewTextures);
+        const pass = frame.graph.add("depth painter", this, (self: DepthPainter, r: FrameGraphResources, e: FrameExecution) => self.execute(r, e));
+        this.#depth = pass.write(view.depth, "load");
+        view.depth = this.#depth;
+    }
+    execute(resources: FrameGraphResources, execution: FrameExecution): void {
+        const pass = execution.encoder.beginRenderPass({ label: "depth painter", colorAttachments: [], depthStencilAttachment: resources.depth_attachment(this.#depth) });
+        pass.setPipeline(this.#pipeline!);
+        pass.draw(3);
+        pass.end();
+    }
+}
+const DEPTH = 0.99;
 
 function passes(renderer: Renderer): string[] {
     return renderer.last_frame_passes.map((p) => p.name);
@@ -202,6 +248,34 @@ describe("Velocity frame product on Dawn", () => {
             expect(Math.abs(sky[0])).toBeGreaterThan(0.02);
             expect(Math.abs(ground[0] - (ground_after[0] - ground_before[0]))).toBeLessThan(2e-3);
             expect(Math.abs(ground[0])).toBeGreaterThan(0.02);
+            renderer.destroy();
+        });
+    });
+
+    it("a surface an AfterGBuffer extension draws into the depth reprojects as a still one (velocity made after it)", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+            const camera = renderer.view.camera;
+            camera.position.set([0, 0, 5]);
+            renderer.add_extension(new DepthPainter());
+            const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
+            renderer.render_frame();
+            camera.position.set([0.5, 0, 5]);
+            camera.target.set([0.5, 0, 0]);
+            renderer.render_frame();
+            const v = await read_texture(device, probe.texture!);
+            // the pixel at (8, 32): its painted depth, through this frame's inverse and last frame's camera
+            const uv = [8.5 / SIZE, 32.5 / SIZE];
+            const world = vec4.transformMat4(vec4.create(), [uv[0] * 2 - 1, 1 - uv[1] * 2, DEPTH, 1], camera.inverse_view_projection);
+            const prev = vec4.transformMat4(vec4.create(), world, camera.previous_view_projection);
+            const expected = uv[0] - ((prev[0] / prev[3]) * 0.5 + 0.5);
+            const got = v.data[(32 * SIZE + 8) * 2];
+            const sky = v.data[(32 * SIZE + 56) * 2];
+            console.log(`[velocity] painted surface: ${got.toFixed(4)} expected ${expected.toFixed(4)}; sky ${sky.toFixed(4)}`);
+            expect(Math.abs(got - expected)).toBeLessThan(1e-3);
+            expect(Math.abs(got - sky), "not the sky's motion").toBeGreaterThan(0.01);
+            expect(errors).toEqual([]);
             renderer.destroy();
         });
     });
