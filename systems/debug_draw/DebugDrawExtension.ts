@@ -178,7 +178,7 @@ export class DebugDrawExtension extends RenderExtension {
             staging.want(frame * LINE_BYTES);
             staging.fallback_frames++;
         }
-        staging.attach(source.frame_lines, drawn);
+        staging.attach();
         this.#params[0] = source.line_width;
         queue.writeBuffer(state.params, 0, this.#params);
     }
@@ -228,7 +228,7 @@ export class DebugDrawExtension extends RenderExtension {
             cameras: [],
             groups: [],
             lines: null,
-            staging: new DebugLineStaging(device, this.#source.frame_lines.capacity),
+            staging: new DebugLineStaging(device, this.#source.frame_lines, this.#source.drawn_lines),
             timed_version: -1,
             timed_count: 0,
         };

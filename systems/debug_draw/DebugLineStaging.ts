@@ -35,6 +35,8 @@ const SLOTS = 3;
  */
 export class DebugLineStaging {
     readonly #device: GPUDevice;
+    readonly #frame: DebugLines;
+    readonly #drawn: DebugLines;
     readonly #slots: StagingSlot[] = [];
     #size: number;
     /** Frames that went up from the CPU arrays (no slot mapped, or overflow): for tests and the bench. */
@@ -42,9 +44,12 @@ export class DebugLineStaging {
     /** Frames copied from a staging slot. */
     staged_frames = 0;
 
-    constructor(device: GPUDevice, lines: number) {
+    /** `frame` is the store being written (staging ranges are attached to it), `drawn` the one a frame took. */
+    constructor(device: GPUDevice, frame: DebugLines, drawn: DebugLines) {
         this.#device = device;
-        this.#size = Math.max(64, lines) * LINE_BYTES;
+        this.#frame = frame;
+        this.#drawn = drawn;
+        this.#size = Math.max(64, frame.capacity) * LINE_BYTES;
         for (let i = 0; i < SLOTS; i++) this.#slots.push(this.#create(i));
     }
 
@@ -107,13 +112,16 @@ export class DebugLineStaging {
     }
 
     /**
-     * Attaches a mapped slot to `lines` (empty, on its CPU arrays) when one is ready; first takes back slots that
-     * neither store holds any more (a store that outgrew its slot left it).
+     * Attaches a mapped slot to the frame store (when empty and on its CPU arrays) if one is ready; first takes
+     * back slots that neither store holds any more (a store that outgrew its slot left it). After each upload,
+     * and when a mapping resolves (so that the lines written before the next frame are staged).
      */
-    attach(lines: DebugLines, other: DebugLines): void {
+    attach(): void {
+        const lines = this.#frame;
+        const drawn = this.#drawn;
         const slots = this.#slots;
         for (let i = 0; i < slots.length; i++) {
-            if (slots[i].state === ATTACHED && lines.slot !== i && other.slot !== i) slots[i].state = READY;
+            if (slots[i].state === ATTACHED && lines.slot !== i && drawn.slot !== i) slots[i].state = READY;
         }
         if (lines.slot >= 0 || lines.count !== 0) return;
         for (let i = 0; i < slots.length; i++) {
@@ -159,6 +167,7 @@ export class DebugLineStaging {
                 slot.f32 = new Float32Array(mapped);
                 slot.u32 = new Uint32Array(mapped);
                 slot.state = READY;
+                this.attach();
             },
             failed: () => {
                 slot.state = DEAD; // destroyed or device lost: the frames fall back
