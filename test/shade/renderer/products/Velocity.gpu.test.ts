@@ -137,6 +137,17 @@ describe("Velocity frame product on Dawn", () => {
             expect(background_max, "the still backdrop and the sky").toBeLessThan(0.01);
             expect(Math.abs(at(1, 1)[0]), "sky").toBeLessThan(1e-5);
             expect(Math.abs(at(cx, SIZE - 4)[0]), "backdrop below the box").toBeLessThan(1e-4);
+
+            // hidden for a frame and moved back: not drawn last frame, so no motion of its own (not a jump)
+            box.visible = false;
+            renderer.render_frame();
+            box.position.set([-0.4, 0, 0]);
+            box.visible = true;
+            renderer.render_frame();
+            const back = uv_of(renderer, -0.4, 0, 0.5);
+            const shown = await read_texture(device, probe.texture!);
+            const i = Math.floor(back[1] * SIZE) * SIZE + Math.floor(back[0] * SIZE);
+            expect(Math.abs(shown.data[i * 2]), "a mesh shown again starts still").toBeLessThan(1e-4);
             expect(errors).toEqual([]);
             renderer.destroy();
         });
