@@ -37,6 +37,14 @@ function median(values: Float64Array): number {
 }
 
 async function main(): Promise<void> {
+    if (process.env.BENCH_DETACH) {
+        // V8 compiles typed-array accesses without detach checks until the first ArrayBuffer in the process is
+        // detached (a protector, never restored); every unmap of a mapped range detaches one. BENCH_DETACH=1
+        // trips it up front, as any app that reads back from the GPU (or the staging belt's first unmap) does
+        const detached = new ArrayBuffer(8);
+        structuredClone(detached, { transfer: [detached] });
+        console.log("BENCH_DETACH: an ArrayBuffer detached first (typed-array accesses checked from the start)");
+    }
     const gpu = create([]);
     // Dawn stops answering onSubmittedWorkDone once the instance is collected; `void gpu` at the end does not
     // keep it (V8 drops a dead read), a global does
@@ -118,7 +126,7 @@ async function main(): Promise<void> {
     const update_ms = new Float64Array(TIMED_FRAMES);
     const upload_ms = new Float64Array(TIMED_FRAMES);
     const total_ms = new Float64Array(TIMED_FRAMES);
-    const staging = extension.staging!;
+    const staging = extension.staging ?? { staged_frames: 0, fallback_frames: 0 }; // null before the staging belt
     const staged0 = staging.staged_frames;
     const fallback0 = staging.fallback_frames;
     for (let f = 0; f < TIMED_FRAMES; f++) {

@@ -88,26 +88,6 @@ export class DebugLines {
         return i;
     }
 
-    /**
-     * `push` of one line from `a[0..2]` to `b[0..2]`, for `DebugDrawSystem.line` alone: its own copy so that
-     * its element loads see only the caller's array types (the shapes pass Float64Array scratch through
-     * `push`), no offsets, and the store's fields read once.
-     */
-    push_line(a: ArrayLike<number>, b: ArrayLike<number>, color: ArrayLike<number>): void {
-        const i = this.count;
-        if (i >= this.#limit) this.#grow();
-        this.count = i + 1;
-        const at = i * LINE_WORDS;
-        const f = this.f32;
-        f[at] = a[0];
-        f[at + 1] = a[1];
-        f[at + 2] = a[2];
-        f[at + 3] = b[0];
-        f[at + 4] = b[1];
-        f[at + 5] = b[2];
-        this.u32[at + 6] = unorm8(color[0]) | (unorm8(color[1]) << 8) | (unorm8(color[2]) << 16) | (unorm8(color[3]) << 24);
-    }
-
     /** Appends `n` lines of one colour from `points` (a xyz, b xyz per line). */
     push_many(points: ArrayLike<number>, n: number, color: ArrayLike<number>): void {
         while (this.count + n > this.#limit) this.#grow();
