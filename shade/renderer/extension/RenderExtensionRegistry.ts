@@ -46,11 +46,14 @@ export class RenderExtensionRegistry {
     #placed_by = new Map<RenderExtension, string[]>();
     #recording: RenderExtension | null = null;
     #recording_phase: FramePhase = FramePhase.FrameStart;
+    // the `requires` array each extension was last checked with
+    readonly #checked_requires = new WeakMap<RenderExtension, readonly unknown[]>();
 
     /** Registers `extension` and resolves its phase's order; returns it. A cycle throws and changes nothing. */
     add<E extends RenderExtension>(extension: E): E {
         this.#expect_not_recording("add_extension", extension);
         validate_extension(extension);
+        this.#checked_requires.set(extension, extension.requires);
         if (this.has(extension)) {
             throw new Error(`add_extension: render extension '${extension.name}' is already registered`);
         }
@@ -192,6 +195,10 @@ export class RenderExtensionRegistry {
             this.#recording_phase = phase;
             let failure: RenderExtensionError | null = null;
             try {
+                if (extension.requires !== this.#checked_requires.get(extension)) {
+                    validate_requires(extension, "render extension");
+                    this.#checked_requires.set(extension, extension.requires);
+                }
                 extension.record(frame);
             } catch (error) {
                 failure = new RenderExtensionError(extension, phase, "record", null, error);
@@ -287,24 +294,31 @@ function validate_extension(extension: RenderExtension): void {
             }
         }
     }
+    validate_requires(extension, "add_extension: render extension");
+    if (typeof extension.record !== "function" || extension.record === RenderExtension.prototype.record) {
+        throw new TypeError(`add_extension: render extension '${extension.name}' has no record(frame) method`);
+    }
+}
+
+// `requires` is checked at registration and again whenever the extension assigns a new array (PlayCanvas's
+// `requires` getter that depends on a parameter): a product the phase cannot carry is named at once, not at the
+// `frame.get` that would fail later.
+function validate_requires(extension: RenderExtension, prefix: string): void {
     const requires: unknown = extension.requires ?? [];
     if (!Array.isArray(requires)) {
-        throw new TypeError(`add_extension: render extension '${extension.name}'.requires must be an array of FrameProduct classes`);
+        throw new TypeError(`${prefix} '${extension.name}'.requires must be an array of FrameProduct classes`);
     }
     for (let i = 0; i < requires.length; i++) {
         const product: unknown = requires[i];
         if (!is_frame_product_class(product)) {
             const what = typeof product === "function" ? `${product.name || "an anonymous function"}, which is not a FrameProduct class` : `${typeof product} ${String(product)}`;
-            throw new TypeError(`add_extension: render extension '${extension.name}'.requires must be an array of FrameProduct classes: requires[${i}] is ${what}`);
+            throw new TypeError(`${prefix} '${extension.name}'.requires must be an array of FrameProduct classes: requires[${i}] is ${what}`);
         }
         if (!product.is_present_at(extension.phase)) {
             throw new TypeError(
-                `add_extension: render extension '${extension.name}' requires ${product.name} at ${frame_phase_name(extension.phase)}, ` +
+                `${prefix} '${extension.name}' requires ${product.name} at ${frame_phase_name(extension.phase)}, ` +
                     `but ${product.name} is made only at ${phases_carrying(product)}`,
             );
         }
-    }
-    if (typeof extension.record !== "function" || extension.record === RenderExtension.prototype.record) {
-        throw new TypeError(`add_extension: render extension '${extension.name}' has no record(frame) method`);
     }
 }

@@ -120,4 +120,31 @@ describe("SceneColorCopy frame product on Dawn", () => {
             renderer.destroy();
         });
     });
+    it("a requires array reassigned after registration is checked at the next frame, naming the extension and the product", async () => {
+        await with_gpu_device(async (device) => {
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE) });
+            class Switch extends RenderExtension {
+                override name = "switch";
+                override phase = FramePhase.FrameStart;
+                override record(): void {}
+            }
+            const extension = renderer.add_extension(new Switch());
+            renderer.render_frame();
+            extension.requires = [SceneColorCopy];
+            let caught: unknown = null;
+            try {
+                renderer.render_frame();
+            } catch (error) {
+                caught = error;
+            }
+            expect(String(caught)).toContain("Render extension 'switch' failed to record at FrameStart");
+            expect(String((caught as Error).cause)).toContain(
+                "render extension 'switch' requires SceneColorCopy at FrameStart, but SceneColorCopy is made only at AfterLighting, AfterTransparency and BeforePresent",
+            );
+            // a valid array again: checked once, then frames go on
+            extension.requires = [];
+            expect(renderer.render_frame()).toBe(true);
+            renderer.destroy();
+        });
+    });
 });
