@@ -1,22 +1,21 @@
 // Worked example for @pixi/3d "Custom render graphs" (a `ForwardRenderPass` drawing the opaque meshes in white
-// from a second `Camera3D` into a `RenderTexture`: a silhouette mask). Here: an extension at FrameStart draws
-// the scene's opaque meshes from its own camera into a texture it owns across frames, imports it into each
-// frame's graph (the write makes the pass a side effect) and publishes it in a record; an extension at
-// AfterTransparency samples it (pixi's FullscreenPass cannot sample an imported texture; ours can). Without
-// the mask extension nothing is recorded for it and the reader draws nothing.
-import { mat4 } from "gl-matrix";
+// from a second `Camera3D` into a `RenderTexture`: a silhouette mask). Here: a MeshPassExtension with a camera
+// and a target of its own, at FrameStart, draws the scene's opaque meshes in a flat white from that camera into
+// a texture it owns across frames, imports it into each frame's graph (the write makes the pass a side effect)
+// and publishes it in `MeshPassTargets`; an extension at AfterTransparency samples it (pixi's FullscreenPass
+// cannot sample an imported texture; ours can). Without the mask extension nothing is recorded for it and the
+// reader draws nothing. (This file used to carry its own ~80-line pipeline over GPUGeometryCache; the mesh pass
+// does that now.)
 import { describe, expect, it } from "vitest";
-import type { FrameExecution } from "../../shade/device/graph/FrameExecution.js";
-import type { FrameGraphHandle } from "../../shade/device/graph/FrameGraphHandle.js";
-import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
-import { FrameRecord } from "../../shade/renderer/extension/FrameRecord.js";
 import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
 import { FullscreenEffect } from "../../shade/renderer/fullscreen/FullscreenEffect.js";
 import { make_sphere_geometry } from "../../shade/renderer/geometry/primitives/make_sphere_geometry.js";
-import { GPUGeometryCache } from "../../shade/renderer/mesh/GPUGeometryCache.js";
+import { FLAT_WGSL } from "../../shade/renderer/mesh_pass/mesh_pass_wgsl.js";
+import { MeshPassExtension } from "../../shade/renderer/mesh_pass/MeshPassExtension.js";
+import { MeshPassTargets } from "../../shade/renderer/mesh_pass/MeshPassTargets.js";
 import { Renderer } from "../../shade/renderer/Renderer.js";
 import { Camera } from "../../shade/renderer/scene/Camera.js";
 import { Mesh } from "../../shade/renderer/scene/Mesh.js";
@@ -29,156 +28,22 @@ import { STEADY_BYTES_BOUND, steady_frame_bytes } from "./steady_frame_bytes.js"
 
 const SIZE = 64;
 const MASK_SIZE = 32;
-const MAX_MESHES = 8;
-const STRIDE = 256; // minUniformBufferOffsetAlignment
+const MASK = "silhouette mask";
 
-/** The mask of this frame: published at FrameStart, readable in every later phase. */
-class SilhouetteMask extends FrameRecord {
-    #mask: FrameGraphHandle = -1;
-    static override is_present_at(phase: FramePhase): boolean {
-        void phase;
-        return true;
-    }
-    static override is_writable_at(phase: FramePhase): boolean {
-        return phase === FramePhase.FrameStart;
-    }
-    get mask(): FrameGraphHandle {
-        return this.read(this.#mask, "mask");
-    }
-    set mask(handle: FrameGraphHandle) {
-        this.#mask = this.publish(handle, "mask");
-    }
-    override reset_for_reuse(): boolean {
-        this.#mask = -1;
-        return true;
-    }
-}
-
-const MASK_WGSL = /* wgsl */ `
-@group(0) @binding(0) var<uniform> model_view_projection: mat4x4f;
-@vertex fn vs(@location(0) position: vec3f) -> @builtin(position) vec4f { return model_view_projection * vec4f(position, 1.0); }
-@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }
-`;
-
-interface MaskDevice {
-    readonly texture: GPUTexture;
-    readonly pipeline: GPURenderPipeline;
-    readonly uniforms: GPUBuffer;
-    readonly group: GPUBindGroup;
-}
-
-/** Draws the opaque meshes in white from `camera` into a texture it owns (one per device). */
-class SilhouetteMaskExtension extends RenderExtension {
-    name = "silhouette mask";
-    phase = FramePhase.FrameStart;
-    /** pixi's `maskCamera`: place and move it; the view's camera does not affect the mask. */
-    readonly camera = new Camera();
-    readonly #per_device = new WeakMap<GPUDevice, MaskDevice>();
-    #last: MaskDevice | null = null;
-    readonly #matrices = new Float32Array((STRIDE / 4) * MAX_MESHES);
-    readonly #offsets = new Uint32Array(1);
-    readonly #mvp = mat4.create();
-    readonly #meshes: Mesh[] = [];
-    #mesh_count = 0;
-    #target: FrameGraphHandle = -1;
-    readonly #descriptor: GPURenderPassDescriptor = { label: "silhouette mask", colorAttachments: [] };
-    readonly #attachments: GPURenderPassColorAttachment[] = [];
-    readonly #black: GPUColorDict = { r: 0, g: 0, b: 0, a: 1 };
-
-    /** The owned texture on the last device recorded with (for showing it, like pixi's Sprite(mask)). */
-    get texture(): GPUTexture | null {
-        return this.#last?.texture ?? null;
-    }
-
-    record(frame: FrameContext): void {
-        const state = this.#state(frame.device);
-        this.camera.update(MASK_SIZE, MASK_SIZE);
-        // a count, not `length = 0`: V8 drops a cleared array's storage, and the next push allocates it again
-        let count = 0;
-        const meshes = frame.scene.meshes;
-        for (let i = 0; i < meshes.length && count < MAX_MESHES; i++) {
-            const mesh = meshes[i];
-            if (!mesh.visible || mesh.material.transparency !== "opaque") continue;
-            mesh.update_matrix();
-            this.#meshes[count++] = mesh;
-        }
-        this.#mesh_count = count;
-        const graph = frame.graph;
-        const pass = graph.add("silhouette mask / draw", this, execute_mask);
-        this.#target = pass.write(graph.import_texture("silhouette mask", state.texture), "clear");
-        frame.create(SilhouetteMask).mask = this.#target;
-    }
-
-    /** @internal */
-    execute(resources: FrameGraphResources, execution: FrameExecution): void {
-        const device = execution.graphics;
-        const state = this.#state(device);
-        const m = this.#matrices;
-        const vp = this.camera.view_projection;
-        for (let i = 0; i < this.#mesh_count; i++) {
-            mat4.multiply(this.#mvp, vp, this.#meshes[i].world_matrix);
-            m.set(this.#mvp, (i * STRIDE) / 4);
-        }
-        device.queue.writeBuffer(state.uniforms, 0, m, 0, (this.#mesh_count * STRIDE) / 4);
-        this.#attachments[0] = resources.color_attachment(this.#target, this.#black);
-        this.#descriptor.colorAttachments = this.#attachments;
-        this.#descriptor.timestampWrites = execution.timestamp_writes;
-        const encoder = execution.encoder.beginRenderPass(this.#descriptor);
-        encoder.setPipeline(state.pipeline);
-        const geometries = GPUGeometryCache.of(device);
-        for (let i = 0; i < this.#mesh_count; i++) {
-            const geometry = geometries.get(this.#meshes[i].geometry);
-            this.#offsets[0] = i * STRIDE;
-            encoder.setBindGroup(0, state.group, this.#offsets, 0, 1);
-            encoder.setVertexBuffer(0, geometry.position);
-            encoder.setIndexBuffer(geometry.index, geometry.index_format);
-            encoder.drawIndexed(geometry.index_count);
-        }
-        encoder.end();
-    }
-
-    #state(device: GPUDevice): MaskDevice {
-        let state = this.#per_device.get(device);
-        if (state !== undefined) return state;
-        const texture = device.createTexture({
-            label: "silhouette mask",
-            size: { width: MASK_SIZE, height: MASK_SIZE },
-            format: "rgba8unorm",
-            usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_SRC,
-        });
-        const module = device.createShaderModule({ label: "silhouette mask shader", code: MASK_WGSL });
-        const layout = device.createBindGroupLayout({
-            label: "silhouette mask bind group layout",
-            entries: [{ binding: 0, visibility: GPUShaderStage.VERTEX, buffer: { type: "uniform", hasDynamicOffset: true } }],
-        });
-        const pipeline = device.createRenderPipeline({
-            label: "silhouette mask pipeline",
-            layout: device.createPipelineLayout({ label: "silhouette mask pipeline layout", bindGroupLayouts: [layout] }),
-            vertex: { module, entryPoint: "vs", buffers: [{ arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: "float32x3" }] }] },
-            fragment: { module, entryPoint: "fs", targets: [{ format: "rgba8unorm" }] },
-            primitive: { topology: "triangle-list", cullMode: "back" },
-        });
-        const uniforms = device.createBuffer({ label: "silhouette mask matrices", size: STRIDE * MAX_MESHES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-        const group = device.createBindGroup({
-            label: "silhouette mask bind group",
-            layout,
-            entries: [{ binding: 0, resource: { buffer: uniforms, size: 64 } }],
-        });
-        state = { texture, pipeline, uniforms, group };
-        this.#per_device.set(device, state);
-        this.#last = state;
-        return state;
-    }
-
-    override destroy(): void {
-        this.#last?.texture.destroy();
-        this.#last?.uniforms.destroy();
-        this.#last = null;
-    }
-}
-
-function execute_mask(extension: SilhouetteMaskExtension, resources: FrameGraphResources, execution: FrameExecution): void {
-    extension.execute(resources, execution);
+/** pixi's mask pass: the opaque meshes of the scene in white from `camera` (pixi's `maskCamera`) into an owned 32x32 texture. */
+function silhouette_mask(): MeshPassExtension {
+    const mask = new MeshPassExtension({
+        name: MASK,
+        shader: FLAT_WGSL,
+        camera: new Camera(),
+        target: { width: MASK_SIZE, height: MASK_SIZE, clear: { r: 0, g: 0, b: 0, a: 1 } },
+        meshes: "scene",
+        filter: (mesh) => mesh.material.transparency === "opaque",
+    });
+    mask.values.data.set([1, 1, 1, 1]);
+    mask.camera!.position.set([1.5, 0, 5]); // further right, so the sphere sits in the left part of its picture
+    mask.camera!.target.set([1.5, 0, 0]);
+    return mask;
 }
 
 /** Tints the scene red where this frame's mask is white; draws nothing in a frame without a mask. */
@@ -196,11 +61,11 @@ class MaskTint extends RenderExtension {
         }`,
     });
     record(frame: FrameContext): void {
-        if (!frame.has(SilhouetteMask)) return; // pixi's per-frame `condition`
+        if (!frame.has(MeshPassTargets) || !frame.get(MeshPassTargets).has(MASK)) return; // pixi's per-frame `condition`
         this.frames_with_mask++;
         const scene = frame.get(SceneColor);
         const output = frame.graph.create("mask tinted scene", frame.describe(scene.color));
-        scene.color = this.#effect.graph_draw(frame.graph, output, scene.color, frame.get(SilhouetteMask).mask);
+        scene.color = this.#effect.graph_draw(frame.graph, output, scene.color, frame.get(MeshPassTargets).get(MASK));
     }
 }
 
@@ -227,7 +92,7 @@ function centroid_x(image: TextureReadback, c: number, threshold: number, other_
 }
 
 describe("pixi custom graph: a second camera's silhouette mask", () => {
-    it("a FrameStart extension draws the mask from its own camera into a texture it owns; a later extension samples it", async () => {
+    it("a FrameStart mesh pass draws the mask from its own camera into a texture it owns; a later extension samples it", async () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
             const target = new TextureRenderTarget(SIZE, SIZE);
@@ -244,11 +109,7 @@ describe("pixi custom graph: a second camera's silhouette mask", () => {
             expect(tint.frames_with_mask).toBe(0);
             expect(centroid_x(plain, 0, 150, 60).count).toBe(0);
 
-            // the mask camera looks from further right, so the sphere sits in the left part of its picture
-            const mask = new SilhouetteMaskExtension();
-            mask.camera.position.set([1.5, 0, 5]);
-            mask.camera.target.set([1.5, 0, 0]);
-            renderer.add_extension(mask);
+            const mask = renderer.add_extension(silhouette_mask());
             renderer.render_frame();
             const owned = mask.texture!;
             const mask_image = await read_texture(device, owned);
@@ -286,9 +147,7 @@ describe("pixi custom graph: a second camera's silhouette mask", () => {
     it("FAKE device (device-independent): a steady frame with the example registered allocates nothing", async () => {
         const { bytes, textures_in_steady_state } = await steady_frame_bytes((r) => {
             r.add_extension(new MaskTint());
-            const m = r.add_extension(new SilhouetteMaskExtension());
-            m.camera.position.set([1.5, 0, 5]);
-            m.camera.target.set([1.5, 0, 0]);
+            r.add_extension(silhouette_mask());
         }, scene_with_sphere());
         expect(textures_in_steady_state, "textures created in steady state").toBe(0);
         expect(bytes, "young bytes per steady frame").toBeLessThan(STEADY_BYTES_BOUND);

@@ -81,3 +81,19 @@ fn fs_main(in: RimVarying, @builtin(front_facing) front: bool) -> @location(0) v
     return vec4f(values[0].rgb * values[0].a * fresnel, 0.0);
 }
 `;
+
+/**
+ * Each mesh in the flat colour `values[0]`, where it is (a silhouette mask, an ID colour): the shader of
+ * pixi3d's "draw the opaque meshes in white from a second camera" pass.
+ */
+export const FLAT_WGSL = /* wgsl */ `
+@vertex
+fn vs_main(v: MeshPassVertex) -> @builtin(position) vec4f {
+    return camera.view_projection * (objects[v.object].model * vec4f(v.position, 1.0));
+}
+
+@fragment
+fn fs_main() -> @location(0) vec4f {
+    return values[0];
+}
+`;
