@@ -38,7 +38,9 @@ type Rgba = ArrayLike<number>;
  * after it was made, so nothing piles up.
  *
  * Component-driven: every entity with `Transform` and `DebugBounds` gets a wire box each update.
- * Nothing allocates per call or per update once the line stores have grown to the frame's count.
+ * Nothing allocates per call or per update once the line stores have grown to the frame's count. One-frame lines
+ * are written straight into a mapped GPU staging buffer when the extension has one ready (see
+ * `DebugLineStaging`), so the frame copies them on the GPU instead of uploading them again.
  */
 export class DebugDrawSystem extends System {
     readonly name = "DebugDrawSystem";

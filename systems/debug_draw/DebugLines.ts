@@ -3,8 +3,9 @@ export const LINE_BYTES = 28;
 export const LINE_WORDS = LINE_BYTES / 4;
 
 /**
- * A growable array of line instances in the GPU's vertex layout (`LINE_BYTES` each), written in place: the
- * CPU mirror of what `DebugDrawExtension` uploads. Timed lines also keep when they expire.
+ * A growable array of line instances in the GPU's vertex layout (`LINE_BYTES` each), written in place: into its
+ * own CPU arrays, or (one-frame lines) straight into a mapped staging buffer the extension attached (`stage`).
+ * Timed lines also keep when they expire.
  */
 export class DebugLines {
     count = 0;
