@@ -9,6 +9,7 @@ import { make_sphere_geometry } from "../../../../shade/renderer/geometry/primit
 import { FLAT_WGSL } from "../../../../shade/renderer/mesh_pass/mesh_pass_wgsl.js";
 import { MeshPassExtension } from "../../../../shade/renderer/mesh_pass/MeshPassExtension.js";
 import { MeshPassTargets } from "../../../../shade/renderer/mesh_pass/MeshPassTargets.js";
+import { PipelineCache } from "../../../../shade/renderer/pipeline/PipelineCache.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
 import { Camera } from "../../../../shade/renderer/scene/Camera.js";
 import { Mesh } from "../../../../shade/renderer/scene/Mesh.js";
@@ -53,13 +54,22 @@ function renderer_for(device: GPUDevice, scene: Scene): Renderer {
     return renderer;
 }
 
-function flat_pass(name: string, color: number[], options: { camera?: Camera; depth?: GPUTextureFormat; meshes?: "joined" | "scene" } = {}): MeshPassExtension {
+interface FlatOptions {
+    camera?: Camera;
+    depth?: GPUTextureFormat;
+    format?: GPUTextureFormat;
+    meshes?: "joined" | "scene";
+    pipelines?: PipelineCache;
+}
+
+function flat_pass(name: string, color: number[], options: FlatOptions = {}): MeshPassExtension {
     const pass = new MeshPassExtension({
         name,
         shader: FLAT_WGSL,
         camera: options.camera,
-        target: { width: TW, height: TH, depth: options.depth },
+        target: { width: TW, height: TH, depth: options.depth, format: options.format },
         meshes: options.meshes,
+        pipelines: options.pipelines,
         variants: { red: RED_WGSL },
     });
     pass.values.data.set(color);
@@ -149,7 +159,9 @@ describe("MeshPassExtension with an owned target, on Dawn", () => {
             camera.position.set([-0.5, 0, 4]);
             camera.target.set([-0.5, 0, 0]);
             renderer.render_frame();
-            const moved = blob(await owned(side, device, "second_camera_moved"), 1);
+            const moved_image = await owned(side, device, "second_camera_moved");
+            const moved = blob(moved_image, 1);
+            expect(pixel_at(moved_image, TW / 2, TH / 2), "cleared each frame: last frame's sphere is gone").toEqual([0, 0, 0, 0]);
             expect(moved.x - green.x, "the sphere moved right with the camera moved left").toBeGreaterThan(0.2);
             expect(side.texture, "the same owned texture every frame").toBe(texture);
             renderer.destroy();
@@ -249,6 +261,34 @@ describe("MeshPassExtension with an owned target, on Dawn", () => {
             renderer.destroy();
             with_depth.destroy();
             without.destroy();
+        });
+    });
+
+    it("the target format is in the pipeline key: two targets of other formats sharing one cache build one pipeline each, and both draw", async () => {
+        await with_gpu_device(async (device) => {
+            const { scene, left } = two_spheres();
+            const renderer = renderer_for(device, scene);
+            const pipelines = new PipelineCache();
+            const unorm = renderer.add_extension(flat_pass("unorm", [0, 1, 0, 1], { pipelines }));
+            const half = renderer.add_extension(flat_pass("half", [0, 2, 0, 1], { pipelines, format: "rgba16float" }));
+            unorm.add(left);
+            half.add(left);
+            const errors: GPUError[] = [];
+            device.pushErrorScope("validation");
+            renderer.render_frame();
+            const error = await device.popErrorScope();
+            if (error !== null) errors.push(error);
+            expect(errors.map((e) => e.message)).toEqual([]);
+            expect(pipelines.builds).toBe(2);
+            expect(half.key.value).toContain("rgba16float");
+            const a = await owned(unorm, device, "format_unorm");
+            const b = await read_texture(device, half.texture!);
+            const x = Math.round(TW * 0.34);
+            expect(pixel_at(a, x, TH / 2)).toEqual([0, 255, 0, 255]);
+            expect(Array.from(pixel_at(b, x, TH / 2))).toEqual([0, 2, 0, 1]);
+            renderer.destroy();
+            unorm.destroy();
+            half.destroy();
         });
     });
 });
