@@ -211,4 +211,24 @@ describe("MeshPassExtension on Dawn", () => {
             rim.destroy();
         });
     });
+
+    it("a per-mesh variant over the scene colour: the right sphere's outline drawn by its own shader (red), the left's by the pass's (green)", async () => {
+        await with_gpu_device(async (device) => {
+            const { scene, left, right } = two_spheres();
+            const renderer = renderer_for(device, scene);
+            const outline = renderer.add_extension(make_outline_pass({ color: [0, 4, 0, 1], width: 0.08 }));
+            // the same shell, its ink fixed to red: pixi3d's per-material entry for a pass name
+            outline.define_variant("red ink", OUTLINE_WGSL.replace("return values[0];", "return vec4f(4.0, 0.0, 0.0, 1.0);"));
+            outline.add(left);
+            outline.add(right, "red ink");
+            const image = await frame(renderer, "outline_variants");
+            expect(green_pixels(image, 0, W / 2), "the left: green ink").toBeGreaterThan(40);
+            expect(red_pixels(image, 0, W / 2)).toBe(0);
+            expect(red_pixels(image, W / 2, W), "the right: red ink").toBeGreaterThan(40);
+            expect(green_pixels(image, W / 2, W)).toBe(0);
+            expect(outline.pipelines.builds, "one pipeline per variant").toBe(2);
+            renderer.destroy();
+            outline.destroy();
+        });
+    });
 });
