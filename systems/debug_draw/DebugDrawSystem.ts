@@ -19,6 +19,18 @@ export interface DebugDrawSystemOptions {
 
 const TERMS = [Transform, DebugBounds];
 const SPHERE_SEGMENTS = 24;
+// The unit circle at SPHERE_SEGMENTS + 1 points (cos, sin), computed once: sphere() does no trigonometry per call,
+// only loads and multiply-adds. (Its per-call cos/sin once compiled, on a loaded machine, into code that boxed
+// every result: 1.4 KB a frame from a 24-segment sphere in test/systems/debug_draw/allocation.test.ts.)
+const UNIT_CIRCLE = ((): Float64Array => {
+    const circle = new Float64Array(2 * (SPHERE_SEGMENTS + 1));
+    for (let i = 0; i <= SPHERE_SEGMENTS; i++) {
+        const angle = (i === SPHERE_SEGMENTS ? 0 : i / SPHERE_SEGMENTS) * Math.PI * 2;
+        circle[2 * i] = Math.cos(angle);
+        circle[2 * i + 1] = Math.sin(angle);
+    }
+    return circle;
+})();
 /** Box corners as (x, y, z) signs, and the 12 edges between them. */
 const BOX_CORNERS = [-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1];
 const BOX_EDGES = [0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6, 6, 7, 7, 4, 0, 4, 1, 5, 2, 6, 3, 7];
@@ -169,18 +181,35 @@ export class DebugDrawSystem extends System {
         const cx = center[0];
         const cy = center[1];
         const cz = center[2];
-        const step = (Math.PI * 2) / SPHERE_SEGMENTS;
+        const circle = UNIT_CIRCLE;
+        // the segment's ends are stored straight into #seg: no double crosses a call that might not be inlined
+        const seg = this.#seg;
         for (let i = 0; i < SPHERE_SEGMENTS; i++) {
-            const c0 = Math.cos(i * step) * radius;
-            const s0 = Math.sin(i * step) * radius;
-            const c1 = Math.cos((i + 1) * step) * radius;
-            const s1 = Math.sin((i + 1) * step) * radius;
-            this.#segment(cx + c0, cy + s0, cz, cx + c1, cy + s1, cz);
-            this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
-            this.#segment(cx + c0, cy, cz + s0, cx + c1, cy, cz + s1);
-            this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
-            this.#segment(cx, cy + c0, cz + s0, cx, cy + c1, cz + s1);
-            this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
+            const c0 = circle[2 * i] * radius;
+            const s0 = circle[2 * i + 1] * radius;
+            const c1 = circle[2 * i + 2] * radius;
+            const s1 = circle[2 * i + 3] * radius;
+            seg[0] = cx + c0;
+            seg[1] = cy + s0;
+            seg[2] = cz;
+            seg[3] = cx + c1;
+            seg[4] = cy + s1;
+            seg[5] = cz;
+            this.#push(seg, 0, seg, 3, color, 0, duration);
+            seg[0] = cx + c0;
+            seg[1] = cy;
+            seg[2] = cz + s0;
+            seg[3] = cx + c1;
+            seg[4] = cy;
+            seg[5] = cz + s1;
+            this.#push(seg, 0, seg, 3, color, 0, duration);
+            seg[0] = cx;
+            seg[1] = cy + c0;
+            seg[2] = cz + s0;
+            seg[3] = cx;
+            seg[4] = cy + c1;
+            seg[5] = cz + s1;
+            this.#push(seg, 0, seg, 3, color, 0, duration);
         }
     }
 
@@ -216,14 +245,19 @@ export class DebugDrawSystem extends System {
         const by = ty - (dy / length) * head;
         const bz = tz - (dz / length) * head;
         const w = head * 0.5;
-        this.#segment(tx, ty, tz, bx + ux * w, by + uy * w, bz + uz * w);
-        this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
-        this.#segment(tx, ty, tz, bx - ux * w, by - uy * w, bz - uz * w);
-        this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
-        this.#segment(tx, ty, tz, bx + vx * w, by + vy * w, bz + vz * w);
-        this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
-        this.#segment(tx, ty, tz, bx - vx * w, by - vy * w, bz - vz * w);
-        this.#push(this.#seg, 0, this.#seg, 3, color, 0, duration);
+        // the head's four lines from the tip: stored straight into #seg (as in sphere)
+        const seg = this.#seg;
+        seg[0] = tx;
+        seg[1] = ty;
+        seg[2] = tz;
+        for (let k = 0; k < 4; k++) {
+            const sign = (k & 1) === 0 ? w : -w;
+            const use_u = k < 2;
+            seg[3] = bx + (use_u ? ux : vx) * sign;
+            seg[4] = by + (use_u ? uy : vy) * sign;
+            seg[5] = bz + (use_u ? uz : vz) * sign;
+            this.#push(seg, 0, seg, 3, color, 0, duration);
+        }
     }
 
     /** Forgets every shape, timed or not. */
@@ -243,17 +277,6 @@ export class DebugDrawSystem extends System {
         } else {
             this.frame_lines.push(a, ai, b, bi, color, c);
         }
-    }
-
-    // inlined into its callers (small), so its doubles are never boxed
-    #segment(ax: number, ay: number, az: number, bx: number, by: number, bz: number): void {
-        const s = this.#seg;
-        s[0] = ax;
-        s[1] = ay;
-        s[2] = az;
-        s[3] = bx;
-        s[4] = by;
-        s[5] = bz;
     }
 
     #box(

@@ -13,6 +13,7 @@
 // 0 everywhere else). `steady_bytes_per_frame` therefore measures in rounds, running more warm-up and yielding
 // the CPU between rounds, until the figures are accepted or the rounds run out. An allocation in our code is
 // there in every round, so it still fails.
+import { Session } from "node:inspector/promises";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -85,6 +86,50 @@ export interface SteadyReading {
     medians: number[];
     rounds: number;
     accepted: boolean;
+    /** When no reading was accepted: where the frames allocate (`allocation_sites`), heaviest first. */
+    sites: string[];
+}
+
+interface SamplingNode {
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    selfSize: number;
+    children: SamplingNode[];
+}
+
+/**
+ * Where `frame` allocates: V8's sampling heap profiler over `n` calls, as "<bytes per call> B/call: f <- g <- h"
+ * (the allocating function first, then its callers), heaviest first; the profiler's own bookkeeping is left out.
+ * A function the JIT inlined is counted in the function it was inlined into. For the log of a failing allocation
+ * test: it names where to look instead of a byte count alone.
+ */
+export async function allocation_sites(frame: () => void, n: number, top = 5): Promise<string[]> {
+    const session = new Session();
+    session.connect();
+    try {
+        await session.post("HeapProfiler.startSampling", { samplingInterval: 32 });
+        // the awaits keep this loop from being compiled on the stack (V8 does not OSR resumable functions), so
+        // `frame` is not inlined here and its callees keep their own names in the profile
+        for (let i = 0; i < n; i++) {
+            frame();
+            if ((i & 7) === 7) await null;
+        }
+        const { profile } = (await session.post("HeapProfiler.stopSampling")) as { profile: { head: SamplingNode } };
+        const rows: { bytes: number; stack: string }[] = [];
+        const walk = (node: SamplingNode, callers: string[]): void => {
+            const name = `${node.callFrame.functionName || "(anonymous)"} (${node.callFrame.url.split("/").pop()}:${node.callFrame.lineNumber + 1})`;
+            const stack = [name, ...callers];
+            // the profiler's own promises and messages come from node internals (node:*, util) or no script at all
+            const url = node.callFrame.url;
+            const ours = url !== "" && !url.startsWith("node:") && !/^[a-z_]+$/.test(url);
+            if (node.selfSize > 0 && ours) rows.push({ bytes: node.selfSize, stack: stack.slice(0, 4).join(" <- ") });
+            for (const child of node.children) walk(child, stack);
+        };
+        walk(profile.head, []);
+        rows.sort((a, b) => b.bytes - a.bytes);
+        return rows.slice(0, top).map((r) => `${(r.bytes / n).toFixed(1)} B/call: ${r.stack}`);
+    } finally {
+        session.disconnect();
+    }
 }
 
 /** Reads `window_medians` in rounds (more warm-up and a pause between them) until `accept` takes a reading. */
@@ -94,13 +139,18 @@ export async function steady_bytes_per_frame(frames: readonly (() => void)[], op
     let medians: number[] = [];
     for (let round = 1; round <= rounds; round++) {
         medians = window_medians(frames, options.window, options.windows ?? 5);
-        if (options.accept(medians)) return { medians, rounds: round, accepted: true };
+        if (options.accept(medians)) return { medians, rounds: round, accepted: true, sites: [] };
         if (round === rounds) break;
         for (const frame of frames) for (let i = 0; i < warm; i++) frame();
         // give the background compiler the CPU, then let it install its code
         await new Promise((resolve) => setTimeout(resolve, 100 * round));
     }
-    return { medians, rounds, accepted: false };
+    const sites: string[] = [];
+    for (let f = 0; f < frames.length; f++) {
+        for (const site of await allocation_sites(frames[f], options.window)) sites.push(`frame function ${f}: ${site}`);
+    }
+    console.warn(`steady_bytes_per_frame: no steady reading after ${rounds} rounds (${medians.map((m) => m.toFixed(1)).join(", ")} B/frame); where it allocates:\n  ${sites.join("\n  ")}`);
+    return { medians, rounds, accepted: false, sites };
 }
 
 function estimate(frame: () => void, short: number): number {
