@@ -1,4 +1,5 @@
 import { mat3 } from "gl-matrix";
+import { write_object_data } from "./write_object_data.js";
 import type { Geometry } from "../geometry/Geometry.js";
 import type { Mesh } from "../scene/Mesh.js";
 import type { Scene } from "../scene/Scene.js";
@@ -119,28 +120,9 @@ export class MeshDrawList {
         const f = objects.floats;
         const u = objects.uints;
         const m = mesh.world_matrix;
-        for (let k = 0; k < 16; k++) f[o + k] = m[k];
+        write_object_data(f, u, o, mesh, this.#normal);
         this.#write_previous(f, o + 40, mesh, m);
-        const n = mat3.normalFromMat4(this.#normal, m) ?? mat3.identity(this.#normal);
-        f[o + 16] = n[0];
-        f[o + 17] = n[1];
-        f[o + 18] = n[2];
-        f[o + 20] = n[3];
-        f[o + 21] = n[4];
-        f[o + 22] = n[5];
-        f[o + 24] = n[6];
-        f[o + 25] = n[7];
-        f[o + 26] = n[8];
         const material = mesh.material;
-        const c = material.base_color;
-        f[o + 28] = c[0];
-        f[o + 29] = c[1];
-        f[o + 30] = c[2];
-        f[o + 31] = c[3];
-        f[o + 32] = material.roughness;
-        f[o + 33] = material.metalness;
-        u[o + 36] = mesh.object_id;
-        u[o + 37] = material.id;
         u[o + 38] = FLAG_LIT | (material.base_color_texture !== null ? FLAG_TEXTURED : 0);
         return o / OBJECT_FLOATS;
     }

@@ -12,6 +12,7 @@ import { ViewTextures } from "../extension/ViewTextures.js";
 import { GPUGeometryCache } from "../mesh/GPUGeometryCache.js";
 import { OBJECT_FLOATS } from "../mesh/mesh_wgsl.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
+import { write_object_data } from "../mesh/write_object_data.js";
 import { PipelineCache } from "../pipeline/PipelineCache.js";
 import { PipelineKey } from "../pipeline/PipelineKey.js";
 import { UniformBlock } from "../pipeline/UniformBlock.js";
@@ -458,27 +459,7 @@ export class MeshPassExtension extends RenderExtension {
         const f = objects.floats;
         const u = objects.uints;
         const m = mesh.world_matrix;
-        for (let k = 0; k < 16; k++) f[o + k] = m[k];
-        const n = mat3.normalFromMat4(this.#normal, m) ?? mat3.identity(this.#normal);
-        f[o + 16] = n[0];
-        f[o + 17] = n[1];
-        f[o + 18] = n[2];
-        f[o + 20] = n[3];
-        f[o + 21] = n[4];
-        f[o + 22] = n[5];
-        f[o + 24] = n[6];
-        f[o + 25] = n[7];
-        f[o + 26] = n[8];
-        const material = mesh.material;
-        const c = material.base_color;
-        f[o + 28] = c[0];
-        f[o + 29] = c[1];
-        f[o + 30] = c[2];
-        f[o + 31] = c[3];
-        f[o + 32] = material.roughness;
-        f[o + 33] = material.metalness;
-        u[o + 36] = mesh.object_id;
-        u[o + 37] = material.id;
+        write_object_data(f, u, o, mesh, this.#normal);
         // previous_model, where the layout has it: a mesh pass draws no motion, so last frame's is this frame's
         for (let k = 0; k < 16 && 40 + k < OBJECT_FLOATS; k++) f[o + 40 + k] = m[k];
     }

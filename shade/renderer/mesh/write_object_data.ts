@@ -1,0 +1,33 @@
+import { mat3 } from "gl-matrix";
+import type { Mesh } from "../scene/Mesh.js";
+
+/**
+ * Writes the per-object data every mesh draw shares (the layout of `mesh_wgsl.ts`'s object struct) for `mesh` at
+ * float offset `o`: world matrix, normal matrix (as three padded columns), base colour, roughness, metalness,
+ * object id and material id. The caller writes what its draw adds (flags, last frame's matrix). `normal` is
+ * scratch, so nothing is allocated.
+ */
+export function write_object_data(f: Float32Array, u: Uint32Array, o: number, mesh: Mesh, normal: mat3): void {
+    const m = mesh.world_matrix;
+    for (let k = 0; k < 16; k++) f[o + k] = m[k];
+    const n = mat3.normalFromMat4(normal, m) ?? mat3.identity(normal);
+    f[o + 16] = n[0];
+    f[o + 17] = n[1];
+    f[o + 18] = n[2];
+    f[o + 20] = n[3];
+    f[o + 21] = n[4];
+    f[o + 22] = n[5];
+    f[o + 24] = n[6];
+    f[o + 25] = n[7];
+    f[o + 26] = n[8];
+    const material = mesh.material;
+    const c = material.base_color;
+    f[o + 28] = c[0];
+    f[o + 29] = c[1];
+    f[o + 30] = c[2];
+    f[o + 31] = c[3];
+    f[o + 32] = material.roughness;
+    f[o + 33] = material.metalness;
+    u[o + 36] = mesh.object_id;
+    u[o + 37] = material.id;
+}
