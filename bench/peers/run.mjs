@@ -1,6 +1,6 @@
 // The peers benchmark's runner (issue 14): the same workload on this engine, three.js, PlayCanvas, Babylon.js and
 // hand-written WebGPU, in Debian's headless Chromium on SwiftShader, in one run.
-//   node bench/peers/run.mjs [--rounds N] [--frames N] [--warm N] [--only a,b] [--profile name] [--no-screenshots]
+//   node bench/peers/run.mjs [--rounds N] [--frames N] [--warm N] [--only a,b] [--profile name] [--no-screenshots] [--no-minify]
 //   (npm run bench:peers -- ...)
 // Every bench/peers/variants/<name>.ts is bundled with page.ts (minified, production defines) into
 // bench/output/peers/<name>/. Each round opens every variant in a fresh browser, in alternating order (reversed on
@@ -36,6 +36,8 @@ const ONLY = flag('--only', '')
   .filter((s) => s !== '');
 const PROFILE = flag('--profile', '');
 const SCREENSHOTS = !args.includes('--no-screenshots');
+// readable names in profiles and allocation sites
+const MINIFY = !args.includes('--no-minify');
 
 const all = readdirSync(join(HERE, 'variants'))
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
@@ -57,7 +59,7 @@ async function build(name) {
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
-    minify: true,
+    minify: MINIFY,
     keepNames: true,
     define: { __SHADE_DEBUG__: 'false', 'process.env.NODE_ENV': '"production"' },
     dropLabels: ['DEBUG'],

@@ -8,6 +8,14 @@ export class GeometrySlot {
     geometry: Geometry | null = null;
     /** The geometry version uploaded; -1: nothing yet. */
     version = -1;
+    /** What the last whole upload saw, so that a later change of only some attributes uploads just those. */
+    whole_version = -1;
+    position_version = -1;
+    color_version = -1;
+    vertices = 0;
+    index: Uint16Array | Uint32Array | null = null;
+    index_length = 0;
+    has_color = false;
     /** The pool frame that last drew it. */
     seen = -1;
     /** Allocation, in words. */
@@ -30,7 +38,8 @@ const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
  * drawn in the previous frame gives its range back; a geometry that outgrows its range moves to a bigger one
  * (with half again as much room, for geometry that grows a little every frame, like a trail).
  *
- * Only geometries whose `version` moved since their upload are copied (then `needsUpdate` is cleared). The
+ * Only geometries whose `version` moved since their upload are copied (then `needsUpdate` is cleared), and of
+ * those whose attributes alone were flagged, only those attributes. The
  * pool shrinks, compacting on the GPU, after `SHRINK_AFTER_FRAMES` frames of using under a quarter of it.
  */
 export class DynamicGeometryPool {
@@ -113,7 +122,9 @@ export class DynamicGeometryPool {
             this.#list_count++;
         }
         slot.seen = frame;
-        if (slot.version !== geometry.version) this.#upload(slot, geometry);
+        if (slot.version !== geometry.version) {
+            if (!this.#upload_attributes(slot, geometry)) this.#upload(slot, geometry);
+        }
         return slot;
     }
 
@@ -174,8 +185,41 @@ export class DynamicGeometryPool {
         if (color !== undefined) buffer.write(slot.color_base * 4, color);
         buffer.write(index_offset * 4, index);
         slot.version = geometry.version;
+        slot.whole_version = geometry.whole_version;
+        slot.position_version = geometry.attributes.position.version;
+        slot.color_version = geometry.attributes.color?.version ?? -1;
+        slot.vertices = vertices;
+        slot.index = index;
+        slot.index_length = index.length;
+        slot.has_color = color !== undefined;
         geometry.needsUpdate = false;
         this.#uploads++;
+    }
+
+    /**
+     * Uploads only the attributes flagged since the last upload, when that is all that changed: the geometry
+     * itself not flagged, the same vertex count, the same colour presence and the same index array and length.
+     * False when a whole upload is needed.
+     */
+    #upload_attributes(slot: GeometrySlot, geometry: Geometry): boolean {
+        if (slot.version === -1 || slot.whole_version !== geometry.whole_version) return false;
+        const position = geometry.attributes.position;
+        const color = geometry.attributes.color;
+        if (position.array.length !== slot.vertices * 3 || geometry.index !== slot.index || geometry.index.length !== slot.index_length) return false;
+        if ((color !== undefined) !== slot.has_color || (color !== undefined && color.array.length !== slot.vertices * 4)) return false;
+        const buffer = this.buffer;
+        if (position.version !== slot.position_version) {
+            buffer.write(slot.position_base * 4, position.array);
+            slot.position_version = position.version;
+        }
+        if (color !== undefined && color.version !== slot.color_version) {
+            buffer.write(slot.color_base * 4, color.array);
+            slot.color_version = color.version;
+        }
+        slot.version = geometry.version;
+        geometry.needsUpdate = false;
+        this.#uploads++;
+        return true;
     }
 
     #release(slot: GeometrySlot, at: number): void {

@@ -1,4 +1,5 @@
 import { GeometryAttribute } from "./GeometryAttribute.js";
+import { next_geometry_stamp } from "./geometry_stamp.js";
 
 /**
  * A geometry's attributes: positions (xyz) and, optionally, a straight-alpha RGBA colour, a normal (xyz) and a
@@ -33,12 +34,14 @@ export interface GeometrySpec {
  * `needsUpdate = true`; every renderer that draws the geometry uploads it before its next draw and clears
  * the flag. Setting the flag bumps `version`, which is what renderers compare, so several batches or
  * renderers sharing one geometry each see the change even though the first to upload clears the flag.
+ * Where only some attributes changed in place, flag those instead (`attributes.position.needsUpdate = true`):
+ * that moves `version` as well, and the dynamic mesh path uploads just them.
  */
 export class Geometry {
     readonly attributes: GeometryAttributes;
     index: Uint16Array | Uint32Array;
     #needs_update = false;
-    #version = 0;
+    #own_version = next_geometry_stamp();
 
     constructor(spec: GeometrySpec) {
         this.attributes = { position: new GeometryAttribute(spec.position, 3) };
@@ -52,20 +55,50 @@ export class Geometry {
         }
     }
 
-    /** True from `needsUpdate = true` until a renderer uploads the geometry. */
+    /** True from `needsUpdate = true` (here or on an attribute) until a renderer uploads the geometry. */
     get needsUpdate(): boolean {
-        return this.#needs_update;
+        const a = this.attributes;
+        return (
+            this.#needs_update ||
+            a.position.needsUpdate ||
+            a.color?.needsUpdate === true ||
+            a.normal?.needsUpdate === true ||
+            a.uv?.needsUpdate === true
+        );
     }
 
-    /** `true` asks every renderer drawing this geometry to upload it again; renderers set it back to false. */
+    /**
+     * `true` asks every renderer drawing this geometry to upload all of it again; renderers set it back to
+     * false, which clears the attributes' flags too.
+     */
     set needsUpdate(value: boolean) {
-        if (value) this.#version++;
-        this.#needs_update = value;
+        if (value) {
+            this.#own_version = next_geometry_stamp();
+            this.#needs_update = true;
+            return;
+        }
+        this.#needs_update = false;
+        const a = this.attributes;
+        a.position.needsUpdate = false;
+        if (a.color !== undefined) a.color.needsUpdate = false;
+        if (a.normal !== undefined) a.normal.needsUpdate = false;
+        if (a.uv !== undefined) a.uv.needsUpdate = false;
     }
 
-    /** Bumped by every `needsUpdate = true`. */
+    /** Moves with every `needsUpdate = true`, the geometry's or an attribute's; never repeats a value. */
     get version(): number {
-        return this.#version;
+        const a = this.attributes;
+        let v = this.#own_version;
+        if (a.position.version > v) v = a.position.version;
+        if (a.color !== undefined && a.color.version > v) v = a.color.version;
+        if (a.normal !== undefined && a.normal.version > v) v = a.normal.version;
+        if (a.uv !== undefined && a.uv.version > v) v = a.uv.version;
+        return v;
+    }
+
+    /** Moves only with the geometry's own `needsUpdate = true` (everything changed, the index included). */
+    get whole_version(): number {
+        return this.#own_version;
     }
 
     /** Vertices in the position attribute now. */

@@ -18,6 +18,8 @@ export class Scene {
     readonly #point_lights_view: readonly PointLight[] = __SHADE_DEBUG__ ? read_only_view(this.#point_lights) : this.#point_lights;
     /** Linear RGB ambient radiance. */
     readonly ambient: Float32Array = vec3.fromValues(0.03, 0.035, 0.045) as Float32Array;
+    /** Linear RGB radiance of pixels no opaque mesh covers (the sky behind the scene), read every frame. */
+    readonly sky: Float32Array = vec3.fromValues(0.05, 0.07, 0.1) as Float32Array;
     #version = 0;
     #next_id = 1;
 

@@ -67,8 +67,8 @@ interface DeviceState {
  * `GBufferTextures` and `ViewTextures`.
  */
 export class GBufferStep {
-    /** Albedo of pixels no mesh covers (shown unlit as the sky). */
-    readonly sky = { r: 0.05, g: 0.07, b: 0.1, a: 0 };
+    // the G-buffer albedo's clear value: the scene's sky colour, alpha 0 (unlit)
+    readonly #sky = { r: 0.05, g: 0.07, b: 0.1, a: 0 };
     /** The frame's draws; the transparency step draws its blended runs. */
     readonly draw_list = new MeshDrawList();
     readonly objects = new ObjectBuffer();
@@ -88,6 +88,10 @@ export class GBufferStep {
         const w = frame.resolution[0];
         const h = frame.resolution[1];
         this.draw_list.build(scene, this.objects, frame.view.camera.position);
+        const sky = scene.sky;
+        this.#sky.r = sky[0];
+        this.#sky.g = sky[1];
+        this.#sky.b = sky[2];
         this.#camera = frame.view.camera.buffer;
         const pass = frame.graph.add("gbuffer", this, execute_gbuffer);
         this.#albedo = pass.write(pass.create("gbuffer albedo", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.albedo, TARGET_USAGE)));
@@ -142,7 +146,7 @@ export class GBufferStep {
         const state = this.device_state(device);
         const group = this.scene_group(device, state);
         const colors = this.#colors;
-        colors[0] = resources.color_attachment(this.#albedo, this.sky);
+        colors[0] = resources.color_attachment(this.#albedo, this.#sky);
         colors[1] = resources.color_attachment(this.#normal, GBufferStep.#up_normal);
         colors[2] = resources.color_attachment(this.#material);
         colors[3] = resources.color_attachment(this.#object_id);

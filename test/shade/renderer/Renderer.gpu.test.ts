@@ -11,6 +11,7 @@ import { SceneColor } from "../../../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../../../shade/renderer/extension/ViewTextures.js";
 import { FullscreenEffect } from "../../../shade/renderer/fullscreen/FullscreenEffect.js";
 import { Renderer } from "../../../shade/renderer/Renderer.js";
+import { Scene } from "../../../shade/renderer/scene/Scene.js";
 import { TextureRenderTarget } from "../../../shade/renderer/target/TextureRenderTarget.js";
 import { TextureResourceDescriptor } from "../../../shade/device/graph/TextureResourceDescriptor.js";
 import { VisibilityGrid } from "./extension/VisibilityGrid.js";
@@ -154,6 +155,22 @@ describe("Renderer on Dawn", () => {
             const name = "renderer_after_transparency";
             expect_pixel(image, 8, 32, [0.5, 0.1, 0.05].map(tonemapped), 3, name);
             expect_pixel(image, 56, 32, SKY.map(tonemapped), 3, name);
+            renderer.destroy();
+        });
+    });
+
+    it("the scene's sky colour fills what no mesh covers, and a change shows the next frame", async () => {
+        await with_gpu_device(async (device) => {
+            const target = new TextureRenderTarget(SIZE, SIZE);
+            const scene = new Scene();
+            const renderer = new Renderer({ device, target, scene, feature_taa_enabled: false, resolution_scale: 1 });
+            const name = "renderer_sky";
+            scene.sky.set([0.3, 0.1, 0.6]);
+            renderer.render_frame();
+            expect_pixel(await read_texture(device, target.acquire()), 32, 32, [0.3, 0.1, 0.6].map(tonemapped), 3, name);
+            scene.sky.set([0.02, 0.4, 0.1]);
+            renderer.render_frame();
+            expect_pixel(await read_texture(device, target.acquire()), 32, 32, [0.02, 0.4, 0.1].map(tonemapped), 3, name);
             renderer.destroy();
         });
     });

@@ -136,8 +136,9 @@ describe("GPUDynamicMeshRenderer (Dawn)", () => {
             expect_pixel(image, 33, 32, blended, TOLERANCE_8, name);
             expect_pixel(image, 50, 32, GREY_8, 0, name);
 
+            const version = geometry.version;
             geometry.needsUpdate = true;
-            expect(geometry.version).toBe(1);
+            expect(geometry.version).toBeGreaterThan(version);
             scene.draw(renderer, batch);
             expect(renderer.upload_count).toBe(2);
             expect(geometry.needsUpdate).toBe(false); // the renderer cleared it
@@ -150,6 +151,43 @@ describe("GPUDynamicMeshRenderer (Dawn)", () => {
             // and the next frame, flag cleared, draws the same without uploading
             scene.draw(renderer, batch);
             expect(renderer.upload_count).toBe(2);
+            renderer.destroy();
+            scene.destroy();
+        });
+    });
+
+    it("uploads only the attributes flagged: positions moved with position.needsUpdate keep the colours uploaded before", async () => {
+        await with_gpu_device(async (device, track) => {
+            const scene = marker_scene(device, track);
+            const box = make_box_geometry();
+            const colors = new Float32Array(box.vertex_count * 4);
+            for (let v = 0; v < box.vertex_count; v++) colors.set([0.5, 1, 1, 0.5], v * 4);
+            const geometry = new Geometry({ position: box.attributes.position.array.slice(), color: colors, index: box.index });
+            const renderer = new GPUDynamicMeshRenderer();
+            const batch = new DynamicMeshBatch();
+            batch.add(DynamicMesh.from(geometry, MARKER)).updateMatrices();
+            const name = "dynamic_mesh_attribute_update";
+            const first = over_8bit([0.5, 0.2, 0, 0.4], 128);
+            scene.draw(renderer, batch);
+            let image = await read_texture(device, scene.color);
+            expect_pixel(image, 38, 32, first, TOLERANCE_8, name);
+
+            // move +0.6 in x (front face ~34..56 px) and change the colours in the array, flagging positions only
+            const position = geometry.attributes.position.array;
+            for (let i = 0; i < position.length; i += 3) position[i] += 0.6;
+            for (let v = 0; v < geometry.vertex_count; v++) colors.set([1, 1, 1, 1], v * 4);
+            geometry.attributes.position.needsUpdate = true;
+            scene.draw(renderer, batch);
+            expect(geometry.needsUpdate).toBe(false);
+            image = await read_texture(device, scene.color);
+            expect_pixel(image, 33, 32, GREY_8, 0, name); // moved away
+            expect_pixel(image, 50, 32, first, TOLERANCE_8, name); // moved there, with the colours uploaded first
+
+            // now the colours
+            geometry.attributes.color!.needsUpdate = true;
+            scene.draw(renderer, batch);
+            image = await read_texture(device, scene.color);
+            expect_pixel(image, 50, 32, over_8bit(MARKER, 128), TOLERANCE_8, name);
             renderer.destroy();
             scene.destroy();
         });

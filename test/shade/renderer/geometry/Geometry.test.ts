@@ -6,12 +6,44 @@ import { make_box_geometry } from "../../../../shade/renderer/geometry/primitive
 describe("Geometry", () => {
     it("needsUpdate = true bumps version; a renderer clearing the flag does not", () => {
         const g = new Geometry({ position: new Float32Array(9), index: Uint16Array.of(0, 1, 2) });
-        expect([g.needsUpdate, g.version, g.vertex_count]).toEqual([false, 0, 3]);
+        const v0 = g.version;
+        expect([g.needsUpdate, g.vertex_count]).toEqual([false, 3]);
         g.needsUpdate = true;
+        const v1 = g.version;
         g.needsUpdate = true;
-        expect([g.needsUpdate, g.version]).toEqual([true, 2]);
+        const v2 = g.version;
+        expect(v1).toBeGreaterThan(v0);
+        expect(v2).toBeGreaterThan(v1);
+        expect(g.needsUpdate).toBe(true);
         g.needsUpdate = false;
-        expect([g.needsUpdate, g.version]).toEqual([false, 2]);
+        expect([g.needsUpdate, g.version]).toEqual([false, v2]);
+    });
+
+    it("an attribute's needsUpdate moves the geometry's version but not its whole_version; clearing the geometry clears it", () => {
+        const g = new Geometry({ position: new Float32Array(9), color: new Float32Array(12), index: Uint16Array.of(0, 1, 2) });
+        const [version, whole] = [g.version, g.whole_version];
+        g.attributes.color!.needsUpdate = true;
+        expect(g.needsUpdate).toBe(true);
+        expect(g.version).toBeGreaterThan(version);
+        expect(g.whole_version).toBe(whole);
+        const after_color = g.version;
+        g.attributes.position.needsUpdate = true;
+        expect(g.version).toBeGreaterThan(after_color);
+        g.needsUpdate = false;
+        expect([g.needsUpdate, g.attributes.position.needsUpdate, g.attributes.color!.needsUpdate]).toEqual([false, false, false]);
+    });
+
+    it("never returns to an earlier version, even when an attribute is replaced by a new one", () => {
+        const a = new Geometry({ position: new Float32Array(9), index: Uint16Array.of(0, 1, 2) });
+        const seen = new Set([a.version]);
+        for (let i = 0; i < 5; i++) {
+            a.attributes.position = new (a.attributes.position.constructor as typeof import("../../../../shade/renderer/geometry/GeometryAttribute.js").GeometryAttribute)(new Float32Array(9), 3);
+            expect(seen.has(a.version)).toBe(false);
+            seen.add(a.version);
+            a.needsUpdate = true;
+            expect(seen.has(a.version)).toBe(false);
+            seen.add(a.version);
+        }
     });
 
     it("names what is wrong with its arrays", () => {

@@ -1,0 +1,9 @@
+// One counter for every geometry and attribute version. A geometry's version is the largest stamp among its
+// own and its attributes', so it moves whenever any of them is flagged, and, the stamps being unique and
+// increasing, it never comes back to a value a renderer stored earlier (replacing an attribute included).
+let stamp = 0;
+
+/** A version no geometry or attribute has had before. */
+export function next_geometry_stamp(): number {
+    return ++stamp;
+}
