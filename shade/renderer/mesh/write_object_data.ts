@@ -4,7 +4,7 @@ import type { Mesh } from "../scene/Mesh.js";
 /**
  * Writes the per-object data every mesh draw shares (the layout of `mesh_wgsl.ts`'s object struct) for `mesh` at
  * float offset `o`: world matrix, normal matrix (as three padded columns), base colour, roughness, metalness,
- * object id and material id. The caller writes what its draw adds (flags, last frame's matrix). `normal` is
+ * (the material's, times the mesh's `color`), object id and material id. The caller writes what its draw adds (flags, last frame's matrix). `normal` is
  * scratch, so nothing is allocated.
  */
 export function write_object_data(f: Float32Array, u: Uint32Array, o: number, mesh: Mesh, normal: mat3): void {
@@ -22,10 +22,11 @@ export function write_object_data(f: Float32Array, u: Uint32Array, o: number, me
     f[o + 26] = n[8];
     const material = mesh.material;
     const c = material.base_color;
-    f[o + 28] = c[0];
-    f[o + 29] = c[1];
-    f[o + 30] = c[2];
-    f[o + 31] = c[3];
+    const t = mesh.color;
+    f[o + 28] = c[0] * t[0];
+    f[o + 29] = c[1] * t[1];
+    f[o + 30] = c[2] * t[2];
+    f[o + 31] = c[3] * t[3];
     f[o + 32] = material.roughness;
     f[o + 33] = material.metalness;
     u[o + 36] = mesh.object_id;

@@ -14,6 +14,12 @@ export class Mesh {
     readonly rotation: Float32Array = quat.create() as Float32Array;
     readonly scale: Float32Array = vec3.fromValues(1, 1, 1) as Float32Array;
     readonly world_matrix = mat4.create();
+    /**
+     * RGBA multiplied with the material's base colour, per mesh (three.js `setColorAt`): meshes sharing a
+     * geometry and a material are drawn as one instanced draw whatever their colours. Written in place; read
+     * every frame. White by default.
+     */
+    readonly color: Float32Array = new Float32Array([1, 1, 1, 1]);
     visible = true;
     /** 0 until the mesh is added to a scene; then unique within it and never 0. */
     object_id = 0;

@@ -38,6 +38,33 @@ function no_lights(scene: Scene) {
 }
 
 describe("deferred renderer on Dawn", () => {
+    it("tints each mesh by its color, also meshes sharing one geometry and one material (one instanced draw)", async () => {
+        await with_gpu_device(async (device) => {
+            const scene = new Scene();
+            const material = new StandardMaterial({ base_color: [0.8, 0.8, 0.8, 1] });
+            const geometry = make_box_geometry(1.2, 1.2, 1.2);
+            const left = scene.add(new Mesh(geometry, material));
+            left.position.set([-1, 0, 0]);
+            left.color.set([1, 0.25, 0.5, 1]);
+            const right = scene.add(new Mesh(geometry, material));
+            right.position.set([1, 0, 0]);
+            right.color.set([0.25, 1, 1, 1]);
+            const { renderer } = renderer_for(device, scene);
+            const albedo = renderer.add_extension(capture("capture albedo", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).albedo));
+            renderer.render_frame();
+            let a = await read_texture(device, albedo.texture!);
+            write_readback_png(a, "gbuffer_mesh_color");
+            expect_pixel(a, 19, 32, [204, 51, 102, 255], 1, "gbuffer_mesh_color");
+            expect_pixel(a, 45, 32, [51, 204, 204, 255], 1, "gbuffer_mesh_color");
+            // written in place, read the next frame
+            left.color.set([0.5, 0.5, 0.5, 1]);
+            renderer.render_frame();
+            a = await read_texture(device, albedo.texture!);
+            expect_pixel(a, 19, 32, [102, 102, 102, 255], 1, "gbuffer_mesh_color");
+            renderer.destroy();
+        });
+    });
+
     it("writes the G-buffer of a known scene: ids and material values exact, normals within tolerance", async () => {
         await with_gpu_device(async (device) => {
             const scene = new Scene();
