@@ -207,7 +207,8 @@ const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${
 
 // --- main --------------------------------------------------------------------------------------------------------
 const started = Date.now();
-for (const name of new Set([...variants, ...(PROFILE ? [PROFILE] : [])])) await build(name);
+// --no-build: run the bundles as they are (to try an edit in a bundle)
+if (!args.includes('--no-build')) for (const name of new Set([...variants, ...(PROFILE ? [PROFILE] : [])])) await build(name);
 const server = server_for(OUT);
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${server.address().port}`;
