@@ -171,6 +171,7 @@ export function draw_runs(
     count: number,
 ): void {
     let bound_geometry: GPUGeometry | null = null;
+    let bound_source: unknown = null;
     let bound_material: unknown = null;
     for (let i = 0; i < count; i++) {
         const run = runs[i];
@@ -178,15 +179,19 @@ export function draw_runs(
             pass.setBindGroup(1, state.materials.group(run.material));
             bound_material = run.material;
         }
-        const geometry = state.geometries.get(run.geometry);
-        if (geometry !== bound_geometry) {
-            pass.setVertexBuffer(0, geometry.position);
-            pass.setVertexBuffer(1, geometry.normal);
-            pass.setVertexBuffer(2, geometry.uv);
-            pass.setIndexBuffer(geometry.index, geometry.index_format);
-            bound_geometry = geometry;
+        // runs are sorted by material then geometry: many in a row share a geometry, looked up once
+        if (run.geometry !== bound_source) {
+            bound_source = run.geometry;
+            const geometry = state.geometries.get(run.geometry);
+            if (geometry !== bound_geometry) {
+                pass.setVertexBuffer(0, geometry.position);
+                pass.setVertexBuffer(1, geometry.normal);
+                pass.setVertexBuffer(2, geometry.uv);
+                pass.setIndexBuffer(geometry.index, geometry.index_format);
+                bound_geometry = geometry;
+            }
         }
-        pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);
+        pass.drawIndexed(bound_geometry!.index_count, run.count, 0, 0, run.first);
     }
 }
 
