@@ -7,11 +7,22 @@ import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { OBJECT_FLOATS } from "./mesh_wgsl.js";
 import type { ObjectBuffer } from "./ObjectBuffer.js";
 
-/** Last frame's world matrix of one mesh, and which build wrote it. */
+/** Last frame's world matrix of one mesh, which build wrote it, and what its object slot was written from. */
 interface PreviousTransform {
     readonly matrix: Float32Array;
     build: number;
+    /** The object slot it had; -1: none yet. */
+    slot: number;
+    /** Whether its matrix differed from the frame before (then this frame's previous matrix differs too). */
+    moved: boolean;
+    /** Position 3, rotation 4, scale 3, mesh colour 4, base colour 4, roughness, metalness. */
+    readonly inputs: Float32Array;
+    object_id: number;
+    material_id: number;
+    flags: number;
 }
+
+const INPUTS = 20;
 
 /** Consecutive objects sharing geometry and material: one instanced draw. */
 export interface DrawRun {
@@ -113,30 +124,42 @@ export class MeshDrawList {
         return run;
     }
 
-    // writes one object's data; returns its index
+    // writes one object's data; returns its index. A mesh drawn last frame in the same slot, not moving then
+    // and unchanged since (transform, colours, material values, ids) keeps its slot as it is: no matrix work,
+    // nothing written, nothing uploaded.
     #write(objects: ObjectBuffer, mesh: Mesh): number {
+        const index = objects.count;
+        let previous = this.#previous.get(mesh);
+        if (previous === undefined) {
+            previous = { matrix: new Float32Array(16), build: -1, slot: -1, moved: false, inputs: new Float32Array(INPUTS), object_id: 0, material_id: 0, flags: 0 };
+            this.#previous.set(mesh, previous);
+        }
+        const material = mesh.material;
+        const flags = FLAG_LIT | (material.base_color_texture !== null ? FLAG_TEXTURED : 0);
+        const drawn_last_frame = previous.build === this.#build - 1;
+        if (
+            drawn_last_frame &&
+            previous.slot === index &&
+            !previous.moved &&
+            previous.object_id === mesh.object_id &&
+            previous.material_id === material.id &&
+            previous.flags === flags &&
+            same_inputs(previous.inputs, mesh, material)
+        ) {
+            objects.keep();
+            previous.build = this.#build;
+            return index;
+        }
         mesh.update_matrix();
         const o = objects.push();
         const f = objects.floats;
         const u = objects.uints;
         const m = mesh.world_matrix;
         write_object_data(f, u, o, mesh, this.#normal);
-        this.#write_previous(f, o + 40, mesh, m);
-        const material = mesh.material;
-        u[o + 38] = FLAG_LIT | (material.base_color_texture !== null ? FLAG_TEXTURED : 0);
-        return o / OBJECT_FLOATS;
-    }
-
-    // writes last frame's matrix of `mesh` at f[at..at+15] (this frame's if it was not drawn last frame) and
-    // remembers this frame's for the next
-    #write_previous(f: Float32Array, at: number, mesh: Mesh, m: ArrayLike<number>): void {
-        let previous = this.#previous.get(mesh);
-        if (previous === undefined) {
-            previous = { matrix: new Float32Array(16), build: -1 };
-            this.#previous.set(mesh, previous);
-        }
+        u[o + 38] = flags;
+        // last frame's matrix (this frame's if it was not drawn last frame), and this frame's kept for the next
         const p = previous.matrix;
-        const drawn_last_frame = previous.build === this.#build - 1;
+        const at = o + 40;
         let moved = false;
         for (let k = 0; k < 16; k++) {
             if (drawn_last_frame) {
@@ -147,8 +170,15 @@ export class MeshDrawList {
             }
             p[k] = m[k];
         }
-        previous.build = this.#build;
         if (moved) this.#moved++;
+        previous.build = this.#build;
+        previous.slot = index;
+        previous.moved = moved;
+        previous.object_id = mesh.object_id;
+        previous.material_id = material.id;
+        previous.flags = flags;
+        store_inputs(previous.inputs, mesh, material);
+        return index;
     }
 
     #sort(scene: Scene): void {
@@ -190,4 +220,30 @@ export class MeshDrawList {
 
 function by_material_then_geometry(a: Mesh, b: Mesh): number {
     return a.material.id - b.material.id || geometry_key(a.geometry) - geometry_key(b.geometry);
+}
+
+function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): boolean {
+    const p = mesh.position;
+    const r = mesh.rotation;
+    const s = mesh.scale;
+    const c = mesh.color;
+    const b = material.base_color;
+    return (
+        a[0] === p[0] && a[1] === p[1] && a[2] === p[2] &&
+        a[3] === r[0] && a[4] === r[1] && a[5] === r[2] && a[6] === r[3] &&
+        a[7] === s[0] && a[8] === s[1] && a[9] === s[2] &&
+        a[10] === c[0] && a[11] === c[1] && a[12] === c[2] && a[13] === c[3] &&
+        a[14] === b[0] && a[15] === b[1] && a[16] === b[2] && a[17] === b[3] &&
+        a[18] === Math.fround(material.roughness) && a[19] === Math.fround(material.metalness)
+    );
+}
+
+function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): void {
+    a.set(mesh.position, 0);
+    a.set(mesh.rotation, 3);
+    a.set(mesh.scale, 7);
+    a.set(mesh.color, 10);
+    a.set(material.base_color, 14);
+    a[18] = material.roughness;
+    a[19] = material.metalness;
 }

@@ -2,12 +2,18 @@ import { OBJECT_BYTES, OBJECT_FLOATS } from "./mesh_wgsl.js";
 
 /**
  * Per-object data for the frame's mesh draws: a CPU mirror written object by object, uploaded with one
- * `writeBuffer`, into a grow-only storage buffer (doubling), one per device.
+ * `writeBuffer`, into a grow-only storage buffer (doubling), one per device. Slots reserved with `keep()`
+ * instead of `push()` hold what they held last frame and are not uploaded again: only the span of pushed
+ * slots is (everything, on a new or replaced buffer).
  */
 export class ObjectBuffer {
     #floats = new Float32Array(OBJECT_FLOATS * 64);
     #uints = new Uint32Array(this.#floats.buffer);
     #count = 0;
+    // the span of slots written since the last upload; [0, 0) when none
+    #dirty_begin = 0;
+    #dirty_end = 0;
+    #last_device: GPUDevice | null = null;
     readonly #gpu = new WeakMap<GPUDevice, GPUBuffer>();
     /** Bumped whenever a GPU buffer is replaced, so bind groups know to rebuild. */
     generation = 0;
@@ -29,8 +35,25 @@ export class ObjectBuffer {
         this.#count = 0;
     }
 
-    /** Reserves the next object's slot; returns its float offset in `floats` (and `uints`). */
+    /** Reserves the next object's slot, to be written now; returns its float offset in `floats` (and `uints`). */
     push(): number {
+        const o = this.keep();
+        const index = o / OBJECT_FLOATS;
+        if (this.#dirty_begin === this.#dirty_end) {
+            this.#dirty_begin = index;
+            this.#dirty_end = index + 1;
+        } else {
+            if (index < this.#dirty_begin) this.#dirty_begin = index;
+            if (index >= this.#dirty_end) this.#dirty_end = index + 1;
+        }
+        return o;
+    }
+
+    /**
+     * Reserves the next object's slot holding what it held at the last upload (the caller knows it is
+     * unchanged); returns its float offset.
+     */
+    keep(): number {
         const index = this.#count++;
         if ((index + 1) * OBJECT_FLOATS > this.#floats.length) {
             const grown = new Float32Array(this.#floats.length * 2);
@@ -56,8 +79,20 @@ export class ObjectBuffer {
             });
             this.#gpu.set(device, buffer);
             this.generation++;
+            this.#last_device = null;
         }
-        if (this.#count > 0) device.queue.writeBuffer(buffer, 0, this.#floats.buffer, 0, this.#count * OBJECT_BYTES);
+        if (device !== this.#last_device) {
+            // a new buffer, or another device's: all of it
+            this.#last_device = device;
+            this.#dirty_begin = 0;
+            this.#dirty_end = this.#count;
+        }
+        const end = Math.min(this.#dirty_end, this.#count);
+        if (end > this.#dirty_begin) {
+            device.queue.writeBuffer(buffer, this.#dirty_begin * OBJECT_BYTES, this.#floats.buffer, this.#dirty_begin * OBJECT_BYTES, (end - this.#dirty_begin) * OBJECT_BYTES);
+        }
+        this.#dirty_begin = 0;
+        this.#dirty_end = 0;
         return buffer;
     }
 }

@@ -17,6 +17,8 @@ import { TextureRenderTarget } from "../../../shade/renderer/target/TextureRende
 import { expect_pixel, pixel_at, read_texture, with_gpu_device, write_readback_png } from "../../harness/index.js";
 
 const SIZE = 64;
+/** The G-buffer albedo where no mesh is: the scene's default sky, unlit (alpha 0). */
+const SKY_ALBEDO = [13, 18, 26, 0];
 
 function capture(name: string, phase: FramePhase, select: (frame: FrameContext) => number) {
     return new ExtractExtension(name, phase, select);
@@ -61,6 +63,51 @@ describe("deferred renderer on Dawn", () => {
             renderer.render_frame();
             a = await read_texture(device, albedo.texture!);
             expect_pixel(a, 19, 32, [102, 102, 102, 255], 1, "gbuffer_mesh_color");
+            renderer.destroy();
+        });
+    });
+
+    it("static meshes keep their object slots between frames, and any change in place, or a slot moving, shows the next frame", async () => {
+        await with_gpu_device(async (device) => {
+            const scene = new Scene();
+            const geometry = make_box_geometry(0.9, 0.9, 0.9);
+            const red = new StandardMaterial({ base_color: [1, 0, 0, 1] });
+            const green = new StandardMaterial({ base_color: [0, 1, 0, 1] });
+            const a = scene.add(new Mesh(geometry, red));
+            a.position.set([-1.2, 0, 0]);
+            const b = scene.add(new Mesh(geometry, green));
+            b.position.set([0, 0, 0]);
+            const c = scene.add(new Mesh(geometry, green));
+            c.position.set([1.2, 0, 0]);
+            const { renderer } = renderer_for(device, scene);
+            const albedo = renderer.add_extension(capture("capture albedo", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).albedo));
+            const name = "gbuffer_static_slots";
+            const frame = async () => {
+                renderer.render_frame();
+                return read_texture(device, albedo.texture!);
+            };
+            for (let i = 0; i < 3; i++) await frame();
+            let image = await frame();
+            expect_pixel(image, 16, 32, [255, 0, 0, 255], 1, name);
+            expect_pixel(image, 32, 32, [0, 255, 0, 255], 1, name);
+            // a material's colour changed in place
+            green.base_color.set([0, 0, 1, 1]);
+            image = await frame();
+            expect_pixel(image, 32, 32, [0, 0, 255, 255], 1, name);
+            expect_pixel(image, 48, 32, [0, 0, 255, 255], 1, name);
+            // a mesh moved after standing still, then stops again: drawn where it is each frame
+            c.position[1] = 1;
+            image = await frame();
+            expect_pixel(image, 48, 32, SKY_ALBEDO, 1, name);
+            image = await frame();
+            expect_pixel(image, 48, 20, [0, 0, 255, 255], 1, name);
+            // removing the first mesh moves the others' slots down: each is still drawn with its own data
+            scene.remove(a);
+            image = await frame();
+            expect_pixel(image, 16, 32, SKY_ALBEDO, 1, name);
+            expect_pixel(image, 32, 32, [0, 0, 255, 255], 1, name);
+            expect_pixel(image, 48, 20, [0, 0, 255, 255], 1, name);
+            write_readback_png(image, name);
             renderer.destroy();
         });
     });

@@ -148,6 +148,15 @@ describe("Velocity frame product on Dawn", () => {
             const shown = await read_texture(device, probe.texture!);
             const i = Math.floor(back[1] * SIZE) * SIZE + Math.floor(back[0] * SIZE);
             expect(Math.abs(shown.data[i * 2]), "a mesh shown again starts still").toBeLessThan(1e-4);
+
+            // moved for one frame, then left where it is: the frame after the move reads no motion
+            box.position.set([0.4, 0, 0]);
+            renderer.render_frame();
+            renderer.render_frame();
+            const rest = uv_of(renderer, 0.4, 0, 0.5);
+            const still = await read_texture(device, probe.texture!);
+            const j = Math.floor(rest[1] * SIZE) * SIZE + Math.floor(rest[0] * SIZE);
+            expect(Math.abs(still.data[j * 2]), "a mesh that stopped reads still").toBeLessThan(1e-4);
             expect(errors).toEqual([]);
             renderer.destroy();
         });
