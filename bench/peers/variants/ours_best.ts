@@ -3,7 +3,8 @@
 // coloured per mesh with Mesh.color, so the G-buffer draws them as one instanced draw; and the 2,000 ribbons are
 // one DynamicMesh whose Geometry holds them all, its position attribute rewritten and flagged every frame (the
 // colours and the index stay uploaded, and the positions, being large, go straight from their array to the GPU
-// in one writeBuffer).
+// in one writeBuffer). Like raw.ts, the update ends with that upload (GPUDynamicMeshRenderer.upload, "for
+// uploading ahead of time"), so the frame itself finds the geometry current.
 import { Geometry } from "../../../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
@@ -58,6 +59,7 @@ export default async function create(canvas: HTMLCanvasElement, workload: Worklo
             ribbon_centres(ribbon, t, centres);
             widen(centres, 0, RIBBON_COUNT * RIBBON_POINTS, positions.array, 0);
             positions.needsUpdate = true;
+            ribbons.upload(device);
         },
         render(): void {
             engine.render();

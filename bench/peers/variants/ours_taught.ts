@@ -58,6 +58,11 @@ export class RibbonExtension extends RenderExtension {
         return this.#batch.add(mesh);
     }
 
+    /** Uploads the flagged geometry now, ahead of the frame (GPUDynamicMeshRenderer.upload). */
+    upload(device: GPUDevice): void {
+        this.#renderer.upload(device, this.#batch);
+    }
+
     record(frame: FrameContext): void {
         if (this.#batch.count === 0) return;
         const scene = frame.get(SceneColor);
