@@ -1,7 +1,7 @@
 // The peers benchmark's runner (issue 14): the same workload on this engine, three.js, PlayCanvas, Babylon.js and
 // hand-written WebGPU, in Debian's headless Chromium on SwiftShader, in one run.
 //   node bench/peers/run.mjs [--rounds N] [--frames N] [--warm N] [--garbage-warm N] [--garbage-frames N] [--only a,b]
-//                            [--profile name] [--no-screenshots] [--no-minify] [--no-build]
+//                            [--profile name] [--no-screenshots] [--no-minify] [--no-build] [--no-garbage]
 //   (npm run bench:peers -- ...)
 // Every bench/peers/variants/<name>.ts is bundled with page.ts (minified, production defines) into
 // bench/output/peers/<name>/. Each round opens every variant in a fresh browser, in alternating order (reversed on
@@ -22,7 +22,7 @@ import { CHROMIUM_ARGS } from '../../scripts/screenshot.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(dirname(HERE));
-const OUT = join(ROOT, 'bench', 'output', 'peers');
+const OUT = process.env.PEERS_OUT ?? join(ROOT, 'bench', 'output', 'peers');
 
 const args = process.argv.slice(2);
 function flag(name, fallback) {
@@ -43,6 +43,8 @@ const PROFILE = flag('--profile', '');
 const SCREENSHOTS = !args.includes('--no-screenshots');
 // readable names in profiles and allocation sites
 const MINIFY = !args.includes('--no-minify');
+// --no-garbage: skip the sampled-garbage runs (a quick look, or the picture test)
+const GARBAGE = !args.includes('--no-garbage');
 
 const all = readdirSync(join(HERE, 'variants'))
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
@@ -238,12 +240,12 @@ try {
   }
   // one more run each with the sampling heap profiler on (it slows allocation, so never in the timed rounds)
   const sites = new Map();
-  for (const name of variants) {
+  for (const name of GARBAGE ? variants : []) {
     const r = await run_one(base, name, { garbage: true });
     pooled.get(name).allocated = r.allocated;
     sites.set(name, r.sites);
   }
-  console.log(`\nwhere the garbage of ${GARBAGE_FRAMES} frames (after ${GARBAGE_WARM} warm) is allocated (sampled, KiB):`);
+  if (GARBAGE) console.log(`\nwhere the garbage of ${GARBAGE_FRAMES} frames (after ${GARBAGE_WARM} warm) is allocated (sampled, KiB):`);
   for (const [name, rows] of sites) {
     console.log(`  ${name}`);
     for (const [bytes, where] of rows) console.log(`    ${(bytes / 1024).toFixed(1).padStart(9)}  ${where}`);
