@@ -22,6 +22,11 @@ export interface GraphicsEngineOptions {
      * logged with console.error.
      */
     readonly on_error?: (error: Error) => void;
+    /**
+     * Per-pass GPU timing (`renderer.extension_timings()`), asking for `timestamp-query` where the adapter has
+     * it. Default true; false leaves the feature unrequested and the renderer untimed (see `RendererOptions`).
+     */
+    readonly gpu_timing?: boolean;
 }
 
 /** Where the engine is in its life. */
@@ -269,7 +274,8 @@ export class GraphicsEngine {
             // GPU timing per pass when the adapter can: asked for on top of what the caller requires
             const descriptor = this.#options.device_descriptor ?? {};
             const features = [...(descriptor.requiredFeatures ?? [])];
-            if (adapter.features.has("timestamp-query") && !features.includes("timestamp-query")) features.push("timestamp-query");
+            const timing = this.#options.gpu_timing ?? true;
+            if (timing && adapter.features.has("timestamp-query") && !features.includes("timestamp-query")) features.push("timestamp-query");
             try {
                 device = await adapter.requestDevice({ ...descriptor, requiredFeatures: features });
             } catch (error) {
@@ -296,6 +302,7 @@ export class GraphicsEngine {
                 scene: this.#scene,
                 upscale: this.#upscale,
                 resolution_scale: this.#resolution_scale,
+                gpu_timing: timing,
                 // one bad extension never takes the frame down: reported once, suspended, the rest drawn
                 on_error: (error) => this.#report(error),
             });

@@ -40,6 +40,12 @@ export interface RendererOptions {
      * drop the frame and are thrown from `render_frame`.
      */
     readonly on_error?: (error: Error) => void;
+    /**
+     * Per-pass GPU time (`timer`, `extension_timings()`) when the device has `timestamp-query`. Default true.
+     * It costs each frame a query resolve, a copy and a `mapAsync` read-back (and its promise): a shipped game
+     * that shows no GPU timings can turn it off.
+     */
+    readonly gpu_timing?: boolean;
 }
 
 const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
@@ -102,7 +108,7 @@ export class Renderer {
         this.graph = new FrameGraph(new GPUTextureAllocator(this.device));
         this.frame = new FrameContext(this.graph, this.view, this.device);
         this.#target = { graphics: this.device, encoder: null as unknown as GPUCommandEncoder };
-        this.timer = this.device.features.has("timestamp-query") ? new GPUPassTimer(this.device) : null;
+        this.timer = (options.gpu_timing ?? true) && this.device.features.has("timestamp-query") ? new GPUPassTimer(this.device) : null;
         this.graph.timer = this.timer;
         this.#on_error = options.on_error ?? null;
         this.registry.on_failure = this.#on_error;

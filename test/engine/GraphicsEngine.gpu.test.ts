@@ -41,6 +41,21 @@ async function expect_stripe(engine: GraphicsEngine, target: TextureRenderTarget
 }
 
 describe("GraphicsEngine", () => {
+    it("times passes by default where the adapter has timestamp-query; gpu_timing: false asks for no feature and times nothing", async () => {
+        const timed = new GraphicsEngine({ gpu: get_gpu(), target: new TextureRenderTarget(16, 16) });
+        await timed.start();
+        // Dawn offers timestamp-query (on SwiftShader too): the engine asks for it unrequested
+        expect(timed.device!.features.has("timestamp-query")).toBe(true);
+        expect(timed.renderer!.timer).not.toBeNull();
+        await timed.stop();
+        const untimed = new GraphicsEngine({ gpu: get_gpu(), target: new TextureRenderTarget(16, 16), gpu_timing: false });
+        await untimed.start();
+        expect(untimed.device!.features.has("timestamp-query")).toBe(false);
+        expect(untimed.renderer!.timer).toBeNull();
+        expect(untimed.render()).toBe(true);
+        await untimed.stop();
+    });
+
     it("accepts extensions before any device exists and applies them when the renderer is built", async () => {
         const errors: Error[] = [];
         const { engine, target } = make_engine(errors);

@@ -57,4 +57,24 @@ describe("GPU time per extension", () => {
             { features: ["timestamp-query"] },
         );
     });
+
+    it("gpu_timing: false leaves the renderer untimed on a device that has timestamp-query, and the frame unchanged", async () => {
+        await with_gpu_device(
+            async (device) => {
+                expect(device.features.has("timestamp-query")).toBe(true);
+                const scene = new Scene();
+                scene.add(new Mesh(make_box_geometry(), new StandardMaterial()));
+                const timed = new Renderer({ device, target: new TextureRenderTarget(32, 32), scene });
+                const untimed = new Renderer({ device, target: new TextureRenderTarget(32, 32), scene, gpu_timing: false });
+                expect(timed.timer).not.toBeNull();
+                expect(untimed.timer).toBeNull();
+                for (let i = 0; i < 3; i++) untimed.render_frame();
+                await device.queue.onSubmittedWorkDone();
+                expect(untimed.extension_timings()).toEqual([]);
+                timed.destroy();
+                untimed.destroy();
+            },
+            { features: ["timestamp-query"] },
+        );
+    });
 });
