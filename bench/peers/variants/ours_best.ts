@@ -4,7 +4,7 @@
 // one DynamicMesh whose Geometry holds them all, its position attribute rewritten and flagged every frame (the
 // colours and the index stay uploaded, and the positions, being large, go straight from their array to the GPU
 // in one writeBuffer). Like raw.ts, the update ends with that upload (GPUDynamicMeshRenderer.upload, "for
-// uploading ahead of time"), so the frame itself finds the geometry current.
+// uploading ahead of time"), so the frame itself finds the geometry current. GPU timing is off (gpu_timing: false).
 import { Geometry } from "../../../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
@@ -13,7 +13,8 @@ import { BOX_COUNT, RIBBON_COUNT, RIBBON_POINTS, RIBBON_SEGMENTS, ribbon_centres
 import { RibbonExtension, linear, ours_stage, ribbon_colors, widen } from "./ours_taught.js";
 
 export default async function create(canvas: HTMLCanvasElement, workload: Workload): Promise<PeerVariant> {
-    const engine = ours_stage(canvas);
+    // no per-pass GPU timing: nothing here shows it (a shipped game's setting)
+    const engine = ours_stage(canvas, false);
     const scene = engine.scene;
     const box = make_box_geometry();
     const material = new StandardMaterial({ label: "boxes", base_color: [1, 1, 1, 1], roughness: 1 });

@@ -82,10 +82,10 @@ export class RibbonExtension extends RenderExtension {
 }
 
 /** The engine, camera, sun, ambient, sky and ground both of this engine's variants share. */
-export function ours_stage(canvas: HTMLCanvasElement): GraphicsEngine {
+export function ours_stage(canvas: HTMLCanvasElement, gpu_timing = true): GraphicsEngine {
     canvas.width = WIDTH;
     canvas.height = HEIGHT;
-    const engine = new GraphicsEngine({ target: new CanvasRenderTarget(canvas) });
+    const engine = new GraphicsEngine({ target: new CanvasRenderTarget(canvas), gpu_timing });
     engine.upscale = "none";
     engine.resolution_scale = 1;
 
