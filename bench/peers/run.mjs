@@ -309,7 +309,7 @@ if (ours.length > 0) {
     }
     if (!taught && variants.includes('raw')) goal(`${o} vs raw hand-written WebGPU`, get(o, 'render') / get('raw', 'render'), 1.3);
     if (variants.includes('three_taught')) goal(`${o} total frame vs three_taught total`, get(o, 'total') / get('three_taught', 'total'), 0.33);
-    if (variants.includes('raw')) {
+    if (GARBAGE && variants.includes('raw')) {
       const g = get(o, 'allocated');
       const r = get('raw', 'allocated');
       console.log(`  ${g <= r ? 'met   ' : 'MISSED'} ${o} garbage (allocated) per ${GARBAGE_FRAMES} frames ${kb(g).trim()} KiB vs raw ${kb(r).trim()} KiB (goal: no more than raw)`);

@@ -97,6 +97,58 @@ export function ribbon_centres(ribbons: Float32Array, t: number, out: Float32Arr
     }
 }
 
+/**
+ * Ribbon `i`'s vertex colours into `out` at float `offset`: its hue (through `rgb` when given, e.g. to linear)
+ * and an alpha fading from the ribbon's alpha at the head to 0 at the tail, RGBA per vertex, two vertices a point.
+ */
+export function ribbon_colors(ribbons: Float32Array, i: number, out: Float32Array, offset: number, rgb?: (c: number) => number): void {
+    const r = rgb === undefined ? ribbons[i * 8 + 4] : rgb(ribbons[i * 8 + 4]);
+    const g = rgb === undefined ? ribbons[i * 8 + 5] : rgb(ribbons[i * 8 + 5]);
+    const b = rgb === undefined ? ribbons[i * 8 + 6] : rgb(ribbons[i * 8 + 6]);
+    const a = ribbons[i * 8 + 7];
+    for (let p = 0; p < RIBBON_POINTS; p++) {
+        const alpha = a * (1 - p / RIBBON_SEGMENTS);
+        for (let side = 0; side < 2; side++) {
+            const o = offset + (p * 2 + side) * 4;
+            out[o] = r;
+            out[o + 1] = g;
+            out[o + 2] = b;
+            out[o + 3] = alpha;
+        }
+    }
+}
+
+/** One ribbon's triangle-list indices (two triangles a segment) into `out` at `offset`, from vertex `base_vertex`. */
+export function ribbon_indices(out: Uint32Array | Uint16Array, offset: number, base_vertex: number): void {
+    for (let s = 0; s < RIBBON_SEGMENTS; s++) {
+        const v = base_vertex + s * 2;
+        const o = offset + s * 6;
+        out[o] = v;
+        out[o + 1] = v + 1;
+        out[o + 2] = v + 2;
+        out[o + 3] = v + 1;
+        out[o + 4] = v + 3;
+        out[o + 5] = v + 2;
+    }
+}
+
+/** Two xyz vertices per centre point (x -/+ RIBBON_HALF_WIDTH), `points` of them from `from_point`, into `out` at `offset`. Allocates nothing. */
+export function widen(centres: Float32Array, from_point: number, points: number, out: Float32Array, offset: number): void {
+    for (let p = 0; p < points; p++) {
+        const c = (from_point + p) * 3;
+        const o = offset + p * 6;
+        const x = centres[c];
+        const y = centres[c + 1];
+        const z = centres[c + 2];
+        out[o] = x - RIBBON_HALF_WIDTH;
+        out[o + 1] = y;
+        out[o + 2] = z;
+        out[o + 3] = x + RIBBON_HALF_WIDTH;
+        out[o + 4] = y;
+        out[o + 5] = z;
+    }
+}
+
 /** A variant of the workload, made by a module's default export `create(canvas, workload)`. */
 export interface PeerVariant {
     /** Rewrite the ribbons for time `t` (the timed "update": from ribbon_centres to the engine's geometry objects). */

@@ -30,6 +30,9 @@ import {
     ribbon_centres,
     type PeerVariant,
     type Workload,
+    ribbon_colors,
+    ribbon_indices,
+    widen,
 } from '../workload';
 
 /** Camera, light and ground shared by both Babylon variants (the same picture as every other variant). */
@@ -67,54 +70,6 @@ export function babylon_ribbon_material(scene: Scene): StandardMaterial {
     material.backFaceCulling = false;
     material.disableDepthWrite = true;
     return material;
-}
-
-/** A ribbon's static vertex colours (rgb, alpha from the head's alpha to 0 at the tail) and its strip indices. */
-export function ribbon_colors(ribbons: Float32Array, i: number, out: Float32Array, offset: number): void {
-    const r = ribbons[i * 8 + 4];
-    const g = ribbons[i * 8 + 5];
-    const b = ribbons[i * 8 + 6];
-    const a = ribbons[i * 8 + 7];
-    for (let p = 0; p < RIBBON_POINTS; p++) {
-        const alpha = a * (1 - p / RIBBON_SEGMENTS);
-        for (let side = 0; side < 2; side++) {
-            const o = offset + (p * 2 + side) * 4;
-            out[o] = r;
-            out[o + 1] = g;
-            out[o + 2] = b;
-            out[o + 3] = alpha;
-        }
-    }
-}
-
-export function ribbon_indices(out: Uint32Array, offset: number, base_vertex: number): void {
-    for (let s = 0; s < RIBBON_SEGMENTS; s++) {
-        const v = base_vertex + s * 2;
-        const o = offset + s * 6;
-        out[o] = v;
-        out[o + 1] = v + 1;
-        out[o + 2] = v + 2;
-        out[o + 3] = v + 1;
-        out[o + 4] = v + 3;
-        out[o + 5] = v + 2;
-    }
-}
-
-/** Two vertices per centre point, +/- RIBBON_HALF_WIDTH along x. */
-export function widen(centres: Float32Array, from_point: number, points: number, out: Float32Array, offset: number): void {
-    for (let p = 0; p < points; p++) {
-        const c = (from_point + p) * 3;
-        const o = offset + p * 6;
-        const x = centres[c];
-        const y = centres[c + 1];
-        const z = centres[c + 2];
-        out[o] = x - RIBBON_HALF_WIDTH;
-        out[o + 1] = y;
-        out[o + 2] = z;
-        out[o + 3] = x + RIBBON_HALF_WIDTH;
-        out[o + 4] = y;
-        out[o + 5] = z;
-    }
 }
 
 export function babylon_device(engine: WebGPUEngine): GPUDevice {
@@ -182,3 +137,5 @@ export default async function create(canvas: HTMLCanvasElement, workload: Worklo
         },
     };
 }
+
+export { ribbon_colors, ribbon_indices, widen };

@@ -9,8 +9,8 @@ import { Geometry } from "../../../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
 import { StandardMaterial } from "../../../shade/renderer/scene/StandardMaterial.js";
-import { BOX_COUNT, RIBBON_COUNT, RIBBON_POINTS, RIBBON_SEGMENTS, ribbon_centres, type PeerVariant, type Workload } from "../workload.js";
-import { RibbonExtension, linear, ours_stage, ribbon_colors, widen } from "./ours_taught.js";
+import { BOX_COUNT, RIBBON_COUNT, RIBBON_POINTS, RIBBON_SEGMENTS, ribbon_centres, ribbon_colors, widen, type PeerVariant, type Workload } from "../workload.js";
+import { RibbonExtension, linear, ours_stage } from "./ours_taught.js";
 
 export default async function create(canvas: HTMLCanvasElement, workload: Workload): Promise<PeerVariant> {
     // no per-pass GPU timing: nothing here shows it (a shipped game's setting)
@@ -33,7 +33,7 @@ export default async function create(canvas: HTMLCanvasElement, workload: Worklo
     const index = new Uint32Array(RIBBON_COUNT * RIBBON_SEGMENTS * 6);
     let k = 0;
     for (let r = 0; r < RIBBON_COUNT; r++) {
-        ribbon_colors(ribbon, r, color, r * RIBBON_POINTS * 8);
+        ribbon_colors(ribbon, r, color, r * RIBBON_POINTS * 8, linear);
         for (let s = 0; s < RIBBON_SEGMENTS; s++) {
             const a = (r * RIBBON_POINTS + s) * 2;
             index[k++] = a;

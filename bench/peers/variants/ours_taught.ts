@@ -36,6 +36,8 @@ import {
     RIBBON_SEGMENTS,
     WIDTH,
     ribbon_centres,
+    ribbon_colors,
+    widen,
     type PeerVariant,
     type Workload,
 } from "../workload.js";
@@ -113,43 +115,6 @@ export function ours_stage(canvas: HTMLCanvasElement, gpu_timing = true): Graphi
     return engine;
 }
 
-/** Ribbon r's vertex colours: its hue (linear) and the alpha fading from the head to the tail, into `out` at `o`. */
-export function ribbon_colors(ribbon: Float32Array, r: number, out: Float32Array, o: number): void {
-    const red = linear(ribbon[r * 8 + 4]);
-    const green = linear(ribbon[r * 8 + 5]);
-    const blue = linear(ribbon[r * 8 + 6]);
-    for (let p = 0; p < RIBBON_POINTS; p++) {
-        const alpha = ribbon[r * 8 + 7] * (1 - p / RIBBON_SEGMENTS);
-        for (let side = 0; side < 2; side++) {
-            const w = o + (p * 2 + side) * 4;
-            out[w] = red;
-            out[w + 1] = green;
-            out[w + 2] = blue;
-            out[w + 3] = alpha;
-        }
-    }
-}
-
-/** Widens `count` centre points from `centres` at point `c` into two vertices each (x -/+ half width) in `v` at float `o`. */
-export function widen(centres: Float32Array, c: number, count: number, v: Float32Array, o: number): void {
-    const half = RIBBON_HALF_WIDTH;
-    let r = c * 3;
-    let w = o;
-    for (let p = 0; p < count; p++) {
-        const x = centres[r];
-        const y = centres[r + 1];
-        const z = centres[r + 2];
-        r += 3;
-        v[w] = x - half;
-        v[w + 1] = y;
-        v[w + 2] = z;
-        v[w + 3] = x + half;
-        v[w + 4] = y;
-        v[w + 5] = z;
-        w += 6;
-    }
-}
-
 export default async function create(canvas: HTMLCanvasElement, workload: Workload): Promise<PeerVariant> {
     const engine = ours_stage(canvas);
     const scene = engine.scene;
@@ -175,7 +140,7 @@ export default async function create(canvas: HTMLCanvasElement, workload: Worklo
     }
     for (let r = 0; r < RIBBON_COUNT; r++) {
         const color = new Float32Array(RIBBON_POINTS * 2 * 4);
-        ribbon_colors(ribbon, r, color, 0);
+        ribbon_colors(ribbon, r, color, 0, linear);
         const geometry = new Geometry({ position: new Float32Array(RIBBON_POINTS * 2 * 3), color, index });
         geometries.push(geometry);
         ribbons.add(geometry);

@@ -21,6 +21,9 @@ import {
     ribbon_centres,
     type PeerVariant,
     type Workload,
+    ribbon_colors,
+    ribbon_indices,
+    widen,
 } from '../workload';
 
 /** The renderer, initialised: no antialiasing, no tone mapping, linear output (colours pass through as in raw). */
@@ -82,55 +85,6 @@ export function three_ribbon_material(): THREE.MeshBasicMaterial {
     });
 }
 
-/** A ribbon's static vertex colours (rgb, alpha from the head's alpha to 0 at the tail), 4 floats per vertex. */
-export function ribbon_colors(ribbons: Float32Array, i: number, out: Float32Array, offset: number): void {
-    const r = ribbons[i * 8 + 4];
-    const g = ribbons[i * 8 + 5];
-    const b = ribbons[i * 8 + 6];
-    const a = ribbons[i * 8 + 7];
-    for (let p = 0; p < RIBBON_POINTS; p++) {
-        const alpha = a * (1 - p / RIBBON_SEGMENTS);
-        for (let side = 0; side < 2; side++) {
-            const o = offset + (p * 2 + side) * 4;
-            out[o] = r;
-            out[o + 1] = g;
-            out[o + 2] = b;
-            out[o + 3] = alpha;
-        }
-    }
-}
-
-/** A ribbon's triangle-list indices (two triangles per segment), offset by `base_vertex`. */
-export function ribbon_indices(out: Uint32Array, offset: number, base_vertex: number): void {
-    for (let s = 0; s < RIBBON_SEGMENTS; s++) {
-        const v = base_vertex + s * 2;
-        const o = offset + s * 6;
-        out[o] = v;
-        out[o + 1] = v + 1;
-        out[o + 2] = v + 2;
-        out[o + 3] = v + 1;
-        out[o + 4] = v + 3;
-        out[o + 5] = v + 2;
-    }
-}
-
-/** Two vertices per centre point, +/- RIBBON_HALF_WIDTH along x. */
-export function widen(centres: Float32Array, from_point: number, points: number, out: Float32Array, offset: number): void {
-    for (let p = 0; p < points; p++) {
-        const c = (from_point + p) * 3;
-        const o = offset + p * 6;
-        const x = centres[c];
-        const y = centres[c + 1];
-        const z = centres[c + 2];
-        out[o] = x - RIBBON_HALF_WIDTH;
-        out[o + 1] = y;
-        out[o + 2] = z;
-        out[o + 3] = x + RIBBON_HALF_WIDTH;
-        out[o + 4] = y;
-        out[o + 5] = z;
-    }
-}
-
 export default async function create(canvas: HTMLCanvasElement, workload: Workload): Promise<PeerVariant> {
     const renderer = await three_renderer(canvas);
     const { scene, camera } = three_stage();
@@ -184,3 +138,5 @@ export default async function create(canvas: HTMLCanvasElement, workload: Worklo
         },
     };
 }
+
+export { ribbon_colors, ribbon_indices, widen };
