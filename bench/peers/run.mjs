@@ -30,7 +30,7 @@ function flag(name, fallback) {
   return i === -1 ? fallback : args[i + 1];
 }
 const ROUNDS = Number(flag('--rounds', 3));
-const FRAMES = Number(flag('--frames', 300));
+const FRAMES = Number(flag('--frames', 120));
 const WARM = Number(flag('--warm', 60));
 // the garbage run: longer warm-up, so that code run once per frame (a camera's matrices) is optimized as a
 // game's would be after ten seconds, then the 300 frames
