@@ -14,8 +14,6 @@ export class GeometrySlot {
     color_version = -1;
     vertices = 0;
     index: Uint16Array | Uint32Array | null = null;
-    index_length = 0;
-    has_color = false;
     /** The pool frame that last drew it. */
     seen = -1;
     /** Allocation, in words. */
@@ -190,8 +188,6 @@ export class DynamicGeometryPool {
         slot.color_version = geometry.attributes.color?.version ?? -1;
         slot.vertices = vertices;
         slot.index = index;
-        slot.index_length = index.length;
-        slot.has_color = color !== undefined;
         geometry.needsUpdate = false;
         this.#uploads++;
     }
@@ -205,8 +201,8 @@ export class DynamicGeometryPool {
         if (slot.version === -1 || slot.whole_version !== geometry.whole_version) return false;
         const position = geometry.attributes.position;
         const color = geometry.attributes.color;
-        if (position.array.length !== slot.vertices * 3 || geometry.index !== slot.index || geometry.index.length !== slot.index_length) return false;
-        if ((color !== undefined) !== slot.has_color || (color !== undefined && color.array.length !== slot.vertices * 4)) return false;
+        if (position.array.length !== slot.vertices * 3 || geometry.index !== slot.index || geometry.index.length !== slot.index_count) return false;
+        if ((color !== undefined) !== (slot.color_base !== NO_VERTEX_COLOR) || (color !== undefined && color.array.length !== slot.vertices * 4)) return false;
         const buffer = this.buffer;
         if (position.version !== slot.position_version) {
             buffer.write(slot.position_base * 4, position.array);
@@ -226,6 +222,7 @@ export class DynamicGeometryPool {
         this.#allocator.free(slot.offset, slot.capacity);
         this.#slots.delete(slot.geometry!);
         slot.geometry = null;
+        slot.index = null; // a spare slot keeps no geometry's arrays alive
         const last = --this.#list_count;
         this.#list[at] = this.#list[last];
         this.#list[last] = null!;
