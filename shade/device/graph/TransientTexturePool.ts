@@ -1,6 +1,6 @@
 import { texture_byte_size } from "../texture_byte_size.js";
 import type { TextureAllocator } from "./TextureAllocator.js";
-import type { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
+import { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
 
 /** One physical texture owned by the pool. */
 export class PooledTexture<T, V> {
@@ -14,6 +14,15 @@ export class PooledTexture<T, V> {
     in_use = false;
 }
 
+/** The textures of one shape, and where the bucket sits in the pool's list. */
+class Bucket<T, V> {
+    readonly entries: PooledTexture<T, V>[] = [];
+    constructor(
+        readonly descriptor: TextureResourceDescriptor,
+        public index: number,
+    ) {}
+}
+
 /**
  * Physical textures behind transient graph resources, keyed by (interned) descriptor.
  *
@@ -22,14 +31,18 @@ export class PooledTexture<T, V> {
  * safe). A texture nobody has acquired for `EVICT_AFTER_FRAMES` frames is destroyed. Three frames is enough
  * slack that a pass skipped for a frame or two (a culled extension, a resize settling) does not churn GPU
  * allocations, and short enough that a dynamic-resolution ramp does not keep every intermediate size alive.
+ *
+ * The pool is bounded by the shapes in use: a bucket whose last texture is evicted goes, and lets its
+ * descriptor go from the intern table (`TextureResourceDescriptor.release`), so `end_frame` walks the live
+ * textures only, however many shapes a resize storm has passed through.
  */
 export class TransientTexturePool<T = GPUTexture, V = GPUTextureView> {
     static readonly EVICT_AFTER_FRAMES = 3;
 
     readonly allocator: TextureAllocator<T, V>;
-    readonly #buckets = new Map<TextureResourceDescriptor, PooledTexture<T, V>[]>();
+    readonly #buckets = new Map<TextureResourceDescriptor, Bucket<T, V>>();
     // the same buckets as a list: walking a Map allocates an iterator, and end_frame runs every frame
-    readonly #bucket_list: PooledTexture<T, V>[][] = [];
+    readonly #bucket_list: Bucket<T, V>[] = [];
     #frame = 0;
     #created = 0;
     #live = 0;
@@ -54,6 +67,11 @@ export class TransientTexturePool<T = GPUTexture, V = GPUTextureView> {
         return this.#live;
     }
 
+    /** Shapes the pool holds textures of now (each with at least one texture). */
+    get shape_count(): number {
+        return this.#bucket_list.length;
+    }
+
     /** Bytes of the textures the pool holds now (see `texture_byte_size`): GraphicsEngine.gpu_memory's transients. */
     get live_bytes(): number {
         return this.#live_bytes;
@@ -62,25 +80,34 @@ export class TransientTexturePool<T = GPUTexture, V = GPUTextureView> {
     acquire(descriptor: TextureResourceDescriptor, label: string): PooledTexture<T, V> {
         let bucket = this.#buckets.get(descriptor);
         if (bucket === undefined) {
-            bucket = [];
-            this.#buckets.set(descriptor, bucket);
-            this.#bucket_list.push(bucket);
+            // a descriptor kept by its caller past the table's forgetting it: find the shape's bucket by its
+            // interned twin, so that one shape never has two buckets
+            const canonical = TextureResourceDescriptor.canonical(descriptor);
+            bucket = this.#buckets.get(canonical);
+            if (bucket === undefined) {
+                bucket = new Bucket<T, V>(canonical, this.#bucket_list.length);
+                TextureResourceDescriptor.retain(canonical);
+                this.#buckets.set(canonical, bucket);
+                this.#bucket_list.push(bucket);
+            }
         }
-        for (let i = 0; i < bucket.length; i++) {
-            const entry = bucket[i];
+        const entries = bucket.entries;
+        for (let i = 0; i < entries.length; i++) {
+            const entry = entries[i];
             if (!entry.in_use) {
                 entry.in_use = true;
                 entry.last_used_frame = this.#frame;
                 return entry;
             }
         }
-        const texture = this.allocator.create(descriptor, `${label} (pool ${descriptor.label} #${bucket.length})`);
-        const entry = new PooledTexture<T, V>(descriptor, texture, this.allocator.view(texture), this.#frame);
+        const shape = bucket.descriptor;
+        const texture = this.allocator.create(shape, `${label} (pool ${shape.label} #${entries.length})`);
+        const entry = new PooledTexture<T, V>(shape, texture, this.allocator.view(texture), this.#frame);
         entry.in_use = true;
-        bucket.push(entry);
+        entries.push(entry);
         this.#created++;
         this.#live++;
-        this.#live_bytes += texture_byte_size(descriptor.format, descriptor.width, descriptor.height);
+        this.#live_bytes += texture_byte_size(shape.format, shape.width, shape.height);
         return entry;
     }
 
@@ -88,36 +115,54 @@ export class TransientTexturePool<T = GPUTexture, V = GPUTextureView> {
         entry.in_use = false;
     }
 
-    /** Closes a frame: everything is released and textures idle for too long are destroyed. */
+    /** Closes a frame: everything is released, textures idle for too long are destroyed, empty shapes go. */
     end_frame(): void {
         const oldest_kept = this.#frame - TransientTexturePool.EVICT_AFTER_FRAMES;
         const buckets = this.#bucket_list;
-        for (let b = 0; b < buckets.length; b++) {
+        for (let b = buckets.length - 1; b >= 0; b--) {
             const bucket = buckets[b];
+            const entries = bucket.entries;
             let w = 0;
-            for (let r = 0; r < bucket.length; r++) {
-                const entry = bucket[r];
+            for (let r = 0; r < entries.length; r++) {
+                const entry = entries[r];
                 entry.in_use = false;
                 if (entry.last_used_frame <= oldest_kept) {
                     this.allocator.destroy(entry.texture);
                     this.#live--;
                     this.#live_bytes -= texture_byte_size(entry.descriptor.format, entry.descriptor.width, entry.descriptor.height);
                 } else {
-                    bucket[w++] = entry;
+                    entries[w++] = entry;
                 }
             }
-            bucket.length = w;
+            if (w !== entries.length) entries.length = w;
+            // backwards: the swap-remove only moves a bucket already visited
+            if (w === 0) this.#drop(bucket);
         }
         this.#frame++;
+        TextureResourceDescriptor.collect();
     }
 
     /** Destroys every texture the pool holds. */
     clear(): void {
-        for (const bucket of this.#bucket_list) {
-            for (const entry of bucket) this.allocator.destroy(entry.texture);
-            bucket.length = 0;
+        const buckets = this.#bucket_list;
+        while (buckets.length > 0) {
+            const bucket = buckets[buckets.length - 1];
+            for (const entry of bucket.entries) this.allocator.destroy(entry.texture);
+            bucket.entries.length = 0;
+            this.#drop(bucket);
         }
         this.#live = 0;
         this.#live_bytes = 0;
+    }
+
+    #drop(bucket: Bucket<T, V>): void {
+        const list = this.#bucket_list;
+        const last = list.pop()!;
+        if (last !== bucket) {
+            list[bucket.index] = last;
+            last.index = bucket.index;
+        }
+        this.#buckets.delete(bucket.descriptor);
+        TextureResourceDescriptor.release(bucket.descriptor);
     }
 }
