@@ -1,14 +1,29 @@
+interface Entry {
+    readonly keys: unknown[];
+    group: GPUBindGroup;
+    /** The cache's use counter when last found or added. */
+    used: number;
+}
+
 /**
  * Bind groups keyed by what they bind (views, buffers), compared by identity in order. Pooled textures are
  * stable frame to frame, so a pass that resolves its inputs every frame finds its group here instead of
- * creating one. Bounded: when full it forgets everything, which lets bind groups of evicted textures go.
+ * creating one. Bounded: when full, a new group takes the place of the one unused the longest, so the groups
+ * of evicted textures (a resize, a dynamic-resolution step) go while the ones in use stay.
  */
 export class BindGroupCache {
-    readonly #entries: { keys: unknown[]; group: GPUBindGroup }[] = [];
+    readonly #entries: Entry[] = [];
     readonly #capacity: number;
+    #uses = 0;
 
     constructor(capacity = 16) {
+        if (!(capacity >= 1) || (capacity | 0) !== capacity) throw new RangeError(`BindGroupCache: capacity must be a whole number >= 1, got ${capacity}`);
         this.#capacity = capacity;
+    }
+
+    /** Groups cached now (at most the capacity). */
+    get size(): number {
+        return this.#entries.length;
     }
 
     /** The group cached for exactly these keys, or null. */
@@ -18,15 +33,23 @@ export class BindGroupCache {
             const entry = entries[e];
             if (entry.keys.length !== keys.length) continue;
             for (let i = 0; i < keys.length; i++) if (entry.keys[i] !== keys[i]) continue outer;
+            entry.used = ++this.#uses;
             return entry.group;
         }
         return null;
     }
 
-    /** Caches `group` under a copy of `keys` and returns it. */
+    /** Caches `group` under a copy of `keys` (in place of the least recently used group when full) and returns it. */
     add(keys: readonly unknown[], group: GPUBindGroup): GPUBindGroup {
-        if (this.#entries.length >= this.#capacity) this.#entries.length = 0;
-        this.#entries.push({ keys: keys.slice(), group });
+        const entries = this.#entries;
+        const used = ++this.#uses;
+        if (entries.length < this.#capacity) {
+            entries.push({ keys: keys.slice(), group, used });
+            return group;
+        }
+        let oldest = 0;
+        for (let e = 1; e < entries.length; e++) if (entries[e].used < entries[oldest].used) oldest = e;
+        entries[oldest] = { keys: keys.slice(), group, used };
         return group;
     }
 
