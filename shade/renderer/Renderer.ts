@@ -1,3 +1,4 @@
+import { internal_extent } from "./upscale/internal_extent.js";
 import { FrameGraph } from "../device/graph/FrameGraph.js";
 import { GPUTextureAllocator } from "../device/graph/GPUTextureAllocator.js";
 import { GPUPassTimer, type ScopeTiming } from "../device/graph/GPUPassTimer.js";
@@ -27,7 +28,7 @@ export interface RendererOptions {
     readonly feature_taa_enabled?: boolean;
     /** The upscale slot: "taa" (the default), "none" or a user `Upscaler`. */
     readonly upscale?: UpscaleSlot;
-    /** Internal resolution = output x scale, with TAA on. Default 0.75. */
+    /** Internal resolution = output x scale (rounded to 1/64 steps), with TAA on. Default 0.75. */
     readonly resolution_scale?: number;
     readonly view?: RenderView;
     /** What is drawn; a renderer made without one draws an empty scene (the sky). */
@@ -115,7 +116,11 @@ export class Renderer {
         this.target.configure(this.device);
     }
 
-    /** Dynamic resolution: internal size = output size x this (with TAA on), in (0, 4]; checked here. */
+    /**
+     * Dynamic resolution: internal size = output size x this (with TAA on), in (0, 4]; checked here. The scale is
+     * rounded to steps of `RESOLUTION_SCALE_STEP` (1/64) so that a scale changing every frame reuses a small set
+     * of texture sizes instead of making new ones every frame.
+     */
     get resolution_scale(): number {
         return this.#resolution_scale;
     }
@@ -257,8 +262,8 @@ export class Renderer {
         const slot = this.#upscale_slot;
         const upscaler = typeof slot === "object" ? slot : null;
         const scale = slot === "none" ? 1 : upscaler !== null ? (upscaler.resolution_scale ?? this.resolution_scale) : this.resolution_scale;
-        const internal_w = Math.max(1, Math.round(output_w * scale));
-        const internal_h = Math.max(1, Math.round(output_h * scale));
+        const internal_w = internal_extent(output_w, scale);
+        const internal_h = internal_extent(output_h, scale);
 
         const frame = this.frame;
         const graph = this.graph;
