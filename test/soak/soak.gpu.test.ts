@@ -4,7 +4,7 @@
 // device-loss report comes through on_error, or when heap, transient pool or GPU bytes keep growing after warm-up.
 import { expect, it } from "vitest";
 import { get_gpu } from "../harness/index.js";
-import { run_soak, soak_problems } from "./soak_run.js";
+import { run_soak, slowdown, soak_problems, WARMUP_SAMPLES } from "./soak_run.js";
 
 const FRAMES = Number(process.env.SOAK_FRAMES ?? 1500);
 const SAMPLES = 10;
@@ -15,6 +15,12 @@ it(`soak: ${FRAMES} frames with resize storm, extension and entity churn, ${LOSS
     console.log(
         `soak: ${FRAMES} frames (${result.frames_rendered} rendered) in ${result.seconds.toFixed(1)} s, ${result.recoveries} recoveries, ` +
             `${result.device_loss_reports} device-loss reports; systems ${result.systems.join(", ")}`,
+    );
+    const update = slowdown(result.update_ms, WARMUP_SAMPLES / SAMPLES);
+    const render = slowdown(result.render_ms, WARMUP_SAMPLES / SAMPLES);
+    console.log(
+        `soak: median ms per frame after warm-up / last tenth: update ${update.settled.toFixed(3)} / ${update.last.toFixed(3)}, ` +
+            `render ${render.settled.toFixed(3)} / ${render.last.toFixed(3)}`,
     );
     expect(result.thrown).toBeNull();
     expect(result.errors.map((e) => e.message)).toEqual([]);

@@ -11,6 +11,8 @@ import { load_level } from "../../engine/level/load_level.js";
 import type { System } from "../../engine/System.js";
 import type { GPUMemory } from "../../shade/device/GPUMemoryTracker.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
+import { INTERN_GRACE_COLLECTS, TextureResourceDescriptor } from "../../shade/device/graph/TextureResourceDescriptor.js";
+import { TransientTexturePool } from "../../shade/device/graph/TransientTexturePool.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
 import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
@@ -48,6 +50,9 @@ export interface SoakSample {
     readonly generation: number;
     readonly heap: number;
     readonly pool_textures: number;
+    /** Shapes the pool holds buckets for, and descriptors interned (the whole process's table). */
+    readonly pool_shapes: number;
+    readonly interned: number;
     readonly gpu: GPUMemory;
     readonly seconds: number;
 }
@@ -63,6 +68,9 @@ export interface SoakResult {
     readonly frames_rendered: number;
     readonly seconds: number;
     readonly systems: string[];
+    /** Per frame of the main loop (not the settling or recovery frames): ms of the systems' update and of the render. */
+    readonly update_ms: Float64Array;
+    readonly render_ms: Float64Array;
 }
 
 /** A band painted over the scene colour; cycled through as the extension added and removed every frame. */
@@ -121,6 +129,7 @@ function entity_template(kind: number, x: number, z: number): Record<string, unk
     }
 }
 const KINDS = 7;
+const SETTLE_FRAMES = TransientTexturePool.EVICT_AFTER_FRAMES + INTERN_GRACE_COLLECTS + 2;
 
 export async function run_soak(options: SoakOptions): Promise<SoakResult> {
     const log = options.log ?? ((line: string) => console.log(line));
@@ -174,7 +183,9 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
     let tick_ms = 0;
     let level_ms = 0;
     let wait_ms = 0;
-    const tick = (frame: number): boolean => {
+    const update_ms = new Float64Array(frames);
+    const render_ms = new Float64Array(frames);
+    const tick = (frame: number, timed = false): boolean => {
         // trails follow their entity: move every Transform a little
         for (let k = 0; k < alive.length; k++) {
             const eid = alive[k];
@@ -184,8 +195,15 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
         debug.line([-1, 0.5, 0], [1, 0.5, 0], [0, 1, 0, 1]);
         debug.box([0, 0.5, 0], [0.2, 0.2, 0.2], [1, 0, 1, 1]);
         const t0 = performance.now();
-        engine.tick(dt);
-        tick_ms += performance.now() - t0;
+        engine.update(dt);
+        const t1 = performance.now();
+        graphics.render();
+        const t2 = performance.now();
+        tick_ms += t2 - t0;
+        if (timed) {
+            update_ms[frame] = t1 - t0;
+            render_ms[frame] = t2 - t1;
+        }
         return graphics.state === "running";
     };
 
@@ -212,7 +230,7 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
             // resize storm: a new output size every 2 to 5 frames
             if (frame % (2 + (frame % 4)) === 0) target.resize(8 + Math.floor(random() * 48), 8 + Math.floor(random() * 48));
 
-            if (tick(frame)) rendered++;
+            if (tick(frame, true)) rendered++;
             if (losses.has(frame) && graphics.device !== null) {
                 graphics.device.destroy();
                 // the engine notices and rebuilds; frames go on meanwhile (systems update, nothing is drawn)
@@ -227,11 +245,12 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
             if (frame % 8 === 7 && graphics.device !== null) await graphics.device.queue.onSubmittedWorkDone();
             wait_ms += performance.now() - w0;
             if ((frame + 1) % every === 0) {
-                // the settled state every sample is taken in: 32x32, no churn extension, a few frames to evict
+                // the settled state every sample is taken in: 32x32, no churn extension, frames enough for the pool
+                // to evict the storm's textures and the intern table to forget their shapes
                 if (churn_current !== null) graphics.remove_extension(churn_current);
                 churn_current = null;
                 target.resize(32, 32);
-                for (let i = 0; i < 6; i++) tick(frame);
+                for (let i = 0; i < SETTLE_FRAMES; i++) tick(frame);
                 await graphics.device?.queue.onSubmittedWorkDone();
                 gc();
                 gc();
@@ -242,13 +261,15 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
                     generation: graphics.renderer_generation,
                     heap,
                     pool_textures: pool?.live_count ?? 0,
+                    pool_shapes: pool?.shape_count ?? 0,
+                    interned: TextureResourceDescriptor.interned_count,
                     gpu: graphics.gpu_memory(),
                     seconds: (performance.now() - started) / 1000,
                 };
                 samples.push(sample);
                 const g = sample.gpu;
                 log(
-                    `soak frame ${sample.frame}: heap ${(heap / 1048576).toFixed(2)} MiB, pool ${sample.pool_textures} textures ` +
+                    `soak frame ${sample.frame}: heap ${(heap / 1048576).toFixed(2)} MiB, pool ${sample.pool_textures} textures of ${sample.pool_shapes} shapes, ${sample.interned} interned ` +
                         `(${(g.transients / 1024).toFixed(1)} KiB), GPU buffers ${(g.buffers / 1024).toFixed(1)} KiB, textures ${(g.textures / 1024).toFixed(1)} KiB, ` +
                         `total ${(g.total / 1024).toFixed(1)} KiB; ${alive.length} entities, ${recoveries} recoveries, ${sample.seconds.toFixed(1)} s (tick ${tick_ms.toFixed(0)} ms, level ${level_ms.toFixed(0)} ms, GPU wait ${wait_ms.toFixed(0)} ms)`,
                 );
@@ -269,19 +290,25 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
         frames_rendered: rendered,
         seconds,
         systems: systems.map((s) => s.name),
+        update_ms,
+        render_ms,
     };
 }
 
 /**
- * Whether a figure keeps growing: even the smallest sample of the last half is above the largest of the first half
- * by more than `tolerance`. A figure that moves up and down or settles at a plateau passes; a leak, however small
- * per frame, rises above it all. Returns the excess, or 0.
+ * Whether a figure keeps growing, by either of two rules: even the smallest sample of the last half is above the
+ * largest of the first half by more than `tolerance` (a leak, however small per frame, rises above any noise), or
+ * the last sample is above the first by more than `tolerance` (a leak whose figure saws up and down on the way, as
+ * a table that starts over now and then). A figure that moves up and down or settles at a plateau passes.
+ * Returns the excess, or 0.
  */
 export function growth(values: readonly number[], tolerance: number): number {
     const half = Math.floor(values.length / 2);
     const first = Math.max(...values.slice(0, half));
     const last = Math.min(...values.slice(half));
-    return last - first > tolerance ? last - first : 0;
+    if (last - first > tolerance) return last - first;
+    const end_to_end = values[values.length - 1] - values[0];
+    return end_to_end > tolerance ? end_to_end : 0;
 }
 
 /** Samples left out as warm-up (pools growing to the scene's needs, the JIT settling). */
@@ -291,6 +318,21 @@ export const WARMUP_SAMPLES = 3;
  * hundred frames of this churn and then stay (in 100,000 frames on the H200 every sample was the same byte count).
  */
 export const BUFFER_TOLERANCE = 32 * 1024;
+/** The last tenth's median frame time may be this much over the median after warm-up. */
+export const SLOWDOWN_LIMIT = 1.2;
+
+function median(values: Float64Array): number {
+    const sorted = Float64Array.from(values).sort();
+    return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)];
+}
+
+/** The last tenth's median over the median from warm-up to the last tenth, of `values` (one per frame). */
+export function slowdown(values: Float64Array, warmup_fraction: number): { ratio: number; settled: number; last: number } {
+    const n = values.length;
+    const settled = median(values.subarray(Math.floor(n * warmup_fraction), Math.floor(n * 0.9)));
+    const last = median(values.subarray(Math.floor(n * 0.9)));
+    return { ratio: settled > 0 ? last / settled : 1, settled, last };
+}
 
 /** What is wrong with a soak's result, in words (empty when it passed). */
 export function soak_problems(result: SoakResult, device_losses: number): string[] {
@@ -301,12 +343,24 @@ export function soak_problems(result: SoakResult, device_losses: number): string
     if (result.device_loss_reports !== device_losses) problems.push(`${result.device_loss_reports} device-loss reports for ${device_losses} destroyed devices`);
     const settled = result.samples.slice(WARMUP_SAMPLES);
     if (settled.length < 4) return [...problems, `only ${result.samples.length} samples`];
+    const heap_tolerance = (values: number[]) => Math.max(2 * 1048576, 0.05 * Math.min(...values));
     const heap = settled.map((s) => s.heap);
-    const heap_tolerance = Math.max(2 * 1048576, 0.05 * Math.min(...heap));
-    if (growth(heap, heap_tolerance) > 0) problems.push(`JS heap keeps growing: ${heap.join(", ")}`);
-    // taken in the same settled state: the pool and the non-buffer textures are exactly the same every time
+    if (growth(heap, heap_tolerance(heap)) > 0) problems.push(`JS heap keeps growing: ${heap.join(", ")}`);
+    // and within each device's life: a device's own state (pipelines, bind groups, per-device caches) leaking
+    // would saw up and down across losses and pass the whole-run rule
+    const generations = new Set(result.samples.map((s) => s.generation));
+    for (const generation of generations) {
+        const life = result.samples.filter((s) => s.generation === generation).slice(1).map((s) => s.heap);
+        if (life.length >= 4 && growth(life, heap_tolerance(life)) > 0) {
+            problems.push(`JS heap keeps growing within device ${generation}'s life: ${life.join(", ")}`);
+        }
+    }
+    // taken in the same settled state: the pool, its shapes, the interned descriptors and the non-buffer
+    // textures are exactly the same every time (a shape remembered past its use shows here first)
     for (const [what, values] of [
         ["pool textures", settled.map((s) => s.pool_textures)],
+        ["pool shapes", settled.map((s) => s.pool_shapes)],
+        ["interned descriptors", settled.map((s) => s.interned)],
         ["GPU transients", settled.map((s) => s.gpu.transients)],
         ["GPU textures", settled.map((s) => s.gpu.textures)],
     ] as const) {
@@ -317,5 +371,18 @@ export function soak_problems(result: SoakResult, device_losses: number): string
     if (last.length < 4) problems.push(`only ${last.length} samples on the last device`);
     const buffers = last.map((s) => s.gpu.buffers);
     if (growth(buffers, BUFFER_TOLERANCE) > 0) problems.push(`GPU buffers keep growing on the last device: ${buffers.join(", ")}`);
+    // frame time: the last tenth against the frames after warm-up
+    const warmup = WARMUP_SAMPLES / result.samples.length;
+    for (const [what, values] of [
+        ["update", result.update_ms],
+        ["render", result.render_ms],
+    ] as const) {
+        const s = slowdown(values, warmup);
+        if (s.ratio > SLOWDOWN_LIMIT) {
+            problems.push(
+                `${what} time per frame grows: median ${s.last.toFixed(3)} ms over the last tenth, ${s.settled.toFixed(3)} ms after warm-up (${s.ratio.toFixed(2)}x, limit ${SLOWDOWN_LIMIT}x)`,
+            );
+        }
+    }
     return problems;
 }
