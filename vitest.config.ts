@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts'],
+    // the soak judges frame time, so it runs alone afterwards (vitest.soak.config.ts), not beside other files
+    exclude: ['test/soak/**', '**/node_modules/**'],
     setupFiles: ['test/setup/env.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
