@@ -35,6 +35,8 @@ const gc = runInNewContext("gc") as () => void;
 const [width, height] = (process.env.BENCH_SIZE ?? "128x96").split("x").map(Number);
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 1500);
 const TENTHS = 10;
+const GC = process.env.BENCH_GC !== "0";
+const PROGRESS = Number(process.env.BENCH_PROGRESS ?? 0);
 const WARMUP_TENTHS = 2;
 
 const gpu = dawn.create(["disable-dawn-features=timestamp_quantization"]);
@@ -100,10 +102,13 @@ for (let frame = 0; frame < FRAMES; frame++) {
     most_bytes = Math.max(most_bytes, renderer.graph.pool.live_bytes);
     sizes.add(internal_extent(width, renderer.resolution_scale) * 65536 + internal_extent(height, renderer.resolution_scale));
     if (frame % 4 === 3) await device.queue.onSubmittedWorkDone();
+    if (PROGRESS > 0 && frame % PROGRESS === 0) console.log(`frame ${frame}: ${renderer.graph.pool.created_count} textures created, ${renderer.graph.pool.live_count} live`);
     if ((frame + 1) % per_tenth === 0) {
         await device.queue.onSubmittedWorkDone();
-        gc();
-        gc();
+        if (GC) {
+            gc();
+            gc();
+        }
         const pool = renderer.graph.pool;
         const h = process.memoryUsage().heapUsed;
         heap.push(h);

@@ -11,8 +11,8 @@ interface Dawn {
 if (!process.env.VK_ICD_FILENAMES && !process.env.VK_DRIVER_FILES) process.env.VK_ICD_FILENAMES = "/usr/lib/chromium/vk_swiftshader_icd.json";
 const dawn: Dawn = process.env.DAWN_NODE ? (createRequire(import.meta.url)(process.env.DAWN_NODE) as Dawn) : ((await import("webgpu")) as unknown as Dawn);
 Object.assign(globalThis, dawn.globals);
-// timestamp quantization off, as in every benchmark (the engine times its passes on the GPU)
-const gpu = dawn.create(["disable-dawn-features=timestamp_quantization"]);
+// timestamp quantization off, as in every benchmark (the engine times its passes on the GPU); SOAK_QUANTIZED=1 keeps it
+const gpu = dawn.create(process.env.SOAK_QUANTIZED === "1" ? [] : ["disable-dawn-features=timestamp_quantization"]);
 const adapter = await gpu.requestAdapter();
 console.log(`adapter: ${adapter?.info.vendor} ${adapter?.info.device} (${adapter?.info.architecture})`);
 
