@@ -10,5 +10,6 @@ export const RESOLUTION_SCALE_STEP = 1 / 64;
 /** The internal size of one output dimension at `scale` (rounded to `RESOLUTION_SCALE_STEP`), at least 1. */
 export function internal_extent(output: number, scale: number): number {
     const steps = Math.max(1, Math.round(scale / RESOLUTION_SCALE_STEP));
-    return Math.max(1, Math.round((output * steps) / 64));
+    // `| 0`: an int32 is returned as a small integer; a double result would be boxed on the heap every frame
+    return Math.max(1, Math.round((output * steps) / 64)) | 0;
 }
