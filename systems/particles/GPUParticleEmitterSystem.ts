@@ -77,8 +77,8 @@ export class GPUParticleEmitterSystem extends System {
             observe(world, onAdd(ParticleEmitter), (eid: number) => table.add(eid)),
             observe(world, onRemove(ParticleEmitter), (eid: number) => table.remove(eid)),
         );
-        this.#atlas_extension = this.#graphics.add_extension(new GPUParticleAtlasExtension(runtime));
-        this.#extension = this.#graphics.add_extension(new ParticleExtension(runtime));
+        this.#atlas_extension = this.#graphics.add_extension(new GPUParticleAtlasExtension(runtime, this));
+        this.#extension = this.#graphics.add_extension(new ParticleExtension(runtime, this));
     }
 
     async shutdown(entityManager: EntityManager): Promise<void> {

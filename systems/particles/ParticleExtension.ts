@@ -5,7 +5,7 @@ import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphRes
 import { TextureResourceDescriptor } from "../../shade/device/graph/TextureResourceDescriptor.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
-import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
@@ -142,8 +142,8 @@ export class ParticleExtension extends RenderExtension {
     readonly #execute_accumulate: Execute;
     readonly #execute_composite: Execute;
 
-    constructor(runtime: ParticleRuntime) {
-        super();
+    constructor(runtime: ParticleRuntime, owner: RenderExtensionOwner | null = null) {
+        super(owner);
         this.#runtime = runtime;
         this.#execute_additive = (data, resources, execution) => this.#additive(data, resources, execution);
         this.#execute_accumulate = (data, resources, execution) => this.#accumulate(data, resources, execution);
