@@ -31,6 +31,7 @@ function solid_atlas(): DecalAtlas {
 
 function flat_terrain(engine: Engine, heights?: Float32Array, n = 9): number {
     const eid = engine.entityManager.create_entity();
+    engine.entityManager.add_component(eid, Transform);
     engine.entityManager.add_component(eid, Terrain);
     Terrain.write(eid, { size: 16, resolution: n, height_scale: 1, heights: heights ?? new Float32Array(n * n), sand_level: -1, snow_level: 2, rock_slope: 2 });
     return eid;
@@ -236,10 +237,15 @@ describe("DecalSystem (Dawn)", () => {
         expect(f.errors).toEqual([]);
     });
 
-    it("a frame past the atlas is refused with the entity named", async () => {
+    it("a frame past the atlas written by code is reported naming the system and the entity, and the system suspended", async () => {
         const { f } = await ground_with_decals();
         const eid = add_decal(f.engine, [0, 0, 0], [1, 1, 1], { frame: 2 });
-        expect(() => f.engine.tick(DT)).toThrow(`entity ${eid}'s Decal.frame is 2; the atlas has 2 frames`);
+        expect(() => f.engine.tick(DT)).not.toThrow();
+        expect(f.errors.map((e) => e.message)).toEqual([
+            `System 'DecalSystem' failed in update: DecalSystem: entity ${eid}'s Decal.frame is 2; the atlas has 2 frames (0..1); it is suspended until engine.retry_systems()`,
+        ]);
+        const decals = f.engine.systems.find((s) => s.name === "DecalSystem")!;
+        expect(f.engine.is_suspended(decals)).toBe(true);
         await f.engine.shutdown();
     });
 });

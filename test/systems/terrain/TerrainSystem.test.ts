@@ -18,6 +18,7 @@ describe("TerrainSystem (Dawn)", () => {
         const f = await start_ground();
         const system = await f.engine.add_system(new TerrainSystem(f.engine.graphics));
         const eid = f.engine.entityManager.create_entity();
+        f.engine.entityManager.add_component(eid, Transform);
         f.engine.entityManager.add_component(eid, Terrain);
         Terrain.write(eid, { size: 16, resolution: 33, height_scale: 4, heights: hill_heights(33, 1) });
         f.engine.tick(DT);
@@ -53,6 +54,7 @@ describe("TerrainSystem (Dawn)", () => {
             // sun from +x, high
             f.engine.graphics.scene.sun.direction.set([-1, -1, 0]);
             const eid = f.engine.entityManager.create_entity();
+            f.engine.entityManager.add_component(eid, Transform);
             f.engine.entityManager.add_component(eid, Terrain);
             // no rock, sand or snow: one layer, so the light alone makes the difference
             Terrain.write(eid, { size: 16, resolution: 33, height_scale: 4, heights: hill_heights(33, peak), sand_level: -1, snow_level: 2, rock_slope: 2 });
@@ -78,6 +80,7 @@ describe("TerrainSystem (Dawn)", () => {
         const f = await start_ground();
         await f.engine.add_system(new TerrainSystem(f.engine.graphics, { object_id: 777, material_id: 9 }));
         const eid = f.engine.entityManager.create_entity();
+        f.engine.entityManager.add_component(eid, Transform);
         f.engine.entityManager.add_component(eid, Terrain);
         // a ramp along x: low flat sand on the west, steep rock in the middle, a high snow plateau on the east
         const n = 33;
@@ -126,6 +129,7 @@ describe("TerrainSystem (Dawn)", () => {
         const f = await start_ground();
         await f.engine.add_system(new TerrainSystem(f.engine.graphics, { object_id: 5 }));
         const eid = f.engine.entityManager.create_entity();
+        f.engine.entityManager.add_component(eid, Transform);
         f.engine.entityManager.add_component(eid, Terrain);
         f.engine.entityManager.add_component(eid, Transform);
         Terrain.write(eid, { size: 16, resolution: 9, height_scale: 0, heights: new Float32Array(81) });
