@@ -123,7 +123,9 @@ export class EntityManager {
                 );
             }
         }
-        const reset = this.#resets.get(component) ?? this.components.of(component)?.reset;
+        // the descriptor's reset even before its system registered it: an entity made before the system starts
+        // gets the same defaults as one made after
+        const reset = this.#resets.get(component) ?? descriptor?.reset;
         if (reset !== undefined) reset(eid);
         else zero_component_slots(component, eid);
         initialise?.(eid);
