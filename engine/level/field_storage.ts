@@ -1,7 +1,7 @@
 import type { LevelIssue } from "./ComponentDescriptor.js";
 import type { FieldSpec } from "./Field.js";
 
-/** A typed array a component field may be bound to. */
+/** @internal A typed array a component field may be bound to. */
 export type TypedArray =
     | Float32Array
     | Float64Array
@@ -13,7 +13,7 @@ export type TypedArray =
     | Uint32Array
     | Uint8ClampedArray;
 
-/** What one element of a field's storage holds: float32, float64, or integers in [min, max]. */
+/** @internal What one element of a field's storage holds: float32, float64, or integers in [min, max]. */
 export interface FieldStorage {
     readonly kind: "float32" | "float64" | "integer";
     /** The typed array's name, for messages ("Uint8Array"). */
@@ -27,9 +27,10 @@ export const FLOAT32_MAX = 3.4028234663852886e38;
 /** Integers up to this magnitude are exact in a float32. */
 const FLOAT32_EXACT_INTEGER = 16777216;
 
+/** @internal */
 export const FLOAT32_STORAGE: FieldStorage = { kind: "float32", array: "Float32Array", min: -FLOAT32_MAX, max: FLOAT32_MAX };
 
-/** The storage of `array`'s elements. */
+/** @internal The storage of `array`'s elements. */
 export function storage_of(array: TypedArray): FieldStorage {
     const name = array.constructor.name;
     if (array instanceof Float32Array) return FLOAT32_STORAGE;
@@ -52,7 +53,7 @@ function within(field: FieldSpec, x: number): boolean {
 }
 
 /**
- * Refuses, when a descriptor is defined, a binding whose array cannot hold what the field's schema accepts: a
+ * @internal Refuses, when a descriptor is defined, a binding whose array cannot hold what the field's schema accepts: a
  * number field on an integer array (it would truncate), an enum with more values than the array counts, a
  * float32 field whose bound is not a float32 value (a value at the bound would be stored past it: write
  * `Math.fround(bound)`). Returns the problem, or null.
@@ -90,7 +91,7 @@ function number_issue(field: FieldSpec, x: number, storage: FieldStorage): strin
 }
 
 /**
- * The first part of `value` (a field's validated JSON value) that `storage` cannot hold as it is, so that what is
+ * @internal The first part of `value` (a field's validated JSON value) that `storage` cannot hold as it is, so that what is
  * loaded saves back as a value the loader takes again: a float32 beyond its range (saved as null) or rounded out
  * of the field's bounds (a positive width stored as 0), an integer beyond its array type. Array fields are walked
  * item by item with the items' own storage (`item_storage`). `path` is relative to the field ("[2]", "[3][1]").
@@ -131,7 +132,7 @@ export function storage_issue(field: FieldSpec, value: unknown, storage: FieldSt
     }
 }
 
-/** `value` as saved: the shortest decimal of the float32 unless that decimal falls outside the field's bounds. */
+/** @internal `value` as saved: the shortest decimal of the float32 unless that decimal falls outside the field's bounds. */
 export function saved_within(field: FieldSpec, stored: number, shortest: number): number {
     return shortest === stored || within(field, shortest) ? shortest : stored;
 }

@@ -23,7 +23,7 @@ export interface GPUParticleEmitterSystemOptions {
 }
 
 /**
- * GPU particles for every entity with a `ParticleEmitter` (and, optionally, a `Transform`). Particles live in
+ * GPU particles for every entity with a `ParticleEmitter` (beside the `Transform` it requires). Particles live in
  * one GPU pool of `capacity` slots: spawned, integrated and killed by a compute pass at FrameStart (a GPU
  * dead list, so spawning and dying cost the CPU nothing), drawn as camera-facing billboards at
  * AfterTransparency with one indirect draw per blend mode (additive; alpha through weighted blended

@@ -1,4 +1,5 @@
 import { addComponent } from "bitecs";
+import { Transform } from "../../engine/components/Transform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import { ParticleBlend } from "./ParticleBlend.js";
 import { ParticleEmitter } from "./ParticleEmitter.js";
@@ -35,9 +36,13 @@ function finite(name: string, value: number, min = -Infinity): number {
  * Writes `spec` (defaults for what it leaves out) into `ParticleEmitter` for `eid` and adds the component.
  * Defaults: 10 per second, lifetime 1-1.5 s, up (+y) in a 0.3 rad cone at 1-2 units/s, no gravity or drag,
  * size 0.2 -> 0.1, white -> transparent white, atlas frame 0 (the soft disc), additive, soft over 0.5 units,
- * seed 1. Values are checked: a bad one throws naming the field, and nothing is added.
+ * seed 1. Values are checked: a bad one throws naming the field, and nothing is added; so does an entity without
+ * the `Transform` the emitter requires.
  */
 export function add_particle_emitter(entityManager: EntityManager, eid: number, spec: ParticleEmitterSpec = {}): number {
+    if (!entityManager.has_component(eid, Transform)) {
+        throw new Error(`add_particle_emitter: entity ${eid} has no Transform; a ParticleEmitter needs one on the same entity (add Transform first)`);
+    }
     const e = ParticleEmitter;
     const lifetime = spec.lifetime ?? [1, 1.5];
     const speed = spec.speed ?? [1, 2];

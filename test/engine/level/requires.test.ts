@@ -14,6 +14,8 @@ import { DebugBoundsDescriptor } from "../../../systems/debug_draw/DebugBoundsDe
 import { DecalDescriptor } from "../../../systems/decals/DecalDescriptor.js";
 import { FogRevealerDescriptor } from "../../../systems/fog_of_war/FogRevealerDescriptor.js";
 import { HighlightDescriptor } from "../../../systems/highlight/HighlightDescriptor.js";
+import { add_particle_emitter } from "../../../systems/particles/add_particle_emitter.js";
+import { ParticleEmitter } from "../../../systems/particles/ParticleEmitter.js";
 import { ParticleEmitterDescriptor } from "../../../systems/particles/ParticleEmitterDescriptor.js";
 import { PathDescriptor } from "../../../systems/path_display/PathDescriptor.js";
 import { Terrain } from "../../../systems/terrain/Terrain.js";
@@ -80,6 +82,18 @@ describe("a component that requires another", () => {
             em.add_component(eid, Transform);
             expect(em.add_component(eid, Terrain)).toBe(true);
         }
+    });
+
+    it("add_particle_emitter (the particles' own adder) refuses an entity without a Transform, adding nothing", () => {
+        const em = engine().entityManager;
+        const eid = em.create_entity();
+        expect(() => add_particle_emitter(em, eid)).toThrow(
+            `add_particle_emitter: entity ${eid} has no Transform; a ParticleEmitter needs one on the same entity (add Transform first)`,
+        );
+        expect(em.has_component(eid, ParticleEmitter)).toBe(false);
+        em.add_component(eid, Transform);
+        expect(add_particle_emitter(em, eid)).toBe(eid);
+        expect(em.has_component(eid, ParticleEmitter)).toBe(true);
     });
 
     it("remove_component refuses to take the required component away from under it; remove_entity takes both", () => {
