@@ -107,7 +107,9 @@ export class EntityManager {
     /**
      * Adds `component` to `eid` with its slots reset (so a recycled id starts fresh), then `initialise(eid)` if
      * given, then the `on_add` observers, which so see the initial values (bitecs' own `set()` data lands only
-     * after them). Returns false, changing nothing, when the entity already has the component.
+     * after them). Returns false, changing nothing, when the entity already has the component. An `on_add` observer
+     * that throws (a system that cannot take one more) leaves the entity without the component, and the error
+     * propagates.
      */
     add_component(eid: number, component: object, initialise?: (eid: number) => void): boolean {
         if (!entityExists(this.world, eid)) throw new Error(`EntityManager.add_component: entity ${eid} does not exist`);
@@ -129,7 +131,14 @@ export class EntityManager {
         if (reset !== undefined) reset(eid);
         else zero_component_slots(component, eid);
         initialise?.(eid);
-        addComponent(this.world, eid, component);
+        try {
+            addComponent(this.world, eid, component);
+        } catch (error) {
+            // an on_add observer refused it (a system's table full): take it back out, so that the entity is as
+            // before and the observers that took it let it go again
+            if (hasComponent(this.world, eid, component)) removeComponent(this.world, eid, component);
+            throw error;
+        }
         return true;
     }
 

@@ -11,7 +11,9 @@ import { DecalAtlas } from "../../systems/decals/DecalAtlas.js";
 import { DecalSystem } from "../../systems/decals/DecalSystem.js";
 import { FogOfWarSystem } from "../../systems/fog_of_war/FogOfWarSystem.js";
 import { FogRevealer } from "../../systems/fog_of_war/FogRevealer.js";
+import { add_particle_emitter } from "../../systems/particles/add_particle_emitter.js";
 import { GPUParticleEmitterSystem } from "../../systems/particles/GPUParticleEmitterSystem.js";
+import { ParticleEmitter } from "../../systems/particles/ParticleEmitter.js";
 import { MAX_PATH_MARKERS } from "../../systems/path_display/make_path_geometry.js";
 import { Path } from "../../systems/path_display/Path.js";
 import { PathDisplaySystem } from "../../systems/path_display/PathDisplaySystem.js";
@@ -129,6 +131,29 @@ describe("GPUParticleEmitterSystem's limit", () => {
         expect(level_error(engine, emitters(2)).message).toContain("got ParticleEmitter number 2 of the level, beside 2 alive");
         expect(load_level(engine, emitters(1)).length).toBe(1);
         expect(particles.emitter_count).toBe(3);
+    });
+});
+
+describe("GPUParticleEmitterSystem's limit, reached by code", () => {
+    it("an emitter past max_emitters added by code throws naming the option; the entity is left without it, the table as it was", async () => {
+        const engine = new Engine();
+        const particles = await engine.add_system(new GPUParticleEmitterSystem(engine.graphics, { capacity: 64, max_emitters: 2 }));
+        const em = engine.entityManager;
+        const placed = (): number => {
+            const eid = em.create_entity();
+            em.add_component(eid, Transform);
+            return eid;
+        };
+        const a = add_particle_emitter(em, placed());
+        add_particle_emitter(em, placed());
+        const third = placed();
+        expect(() => add_particle_emitter(em, third)).toThrow(/more than 2 ParticleEmitter entities; raise the max_emitters option/);
+        expect(em.has_component(third, ParticleEmitter)).toBe(false);
+        expect(particles.emitter_count).toBe(2);
+        // room again once one goes: the same entity takes it
+        em.remove_entity(a);
+        expect(add_particle_emitter(em, third)).toBe(third);
+        expect(particles.emitter_count).toBe(2);
     });
 });
 
