@@ -3,6 +3,7 @@
 // (each component with its schema defaults, beside the components it requires) and breaks it once.
 import type { TSchema } from "@sinclair/typebox";
 import type { JsonPathSegment } from "../../../engine/level/json_path.js";
+import { get_at, set_at } from "./json_path_walk.js";
 
 export type FuzzKind =
     | "wrong type"
@@ -404,41 +405,4 @@ function out_of_range(schema: Schema): unknown {
     if ("const" in schema) return typeof schema.const === "number" ? schema.const + 1 : `${String(schema.const)}!`;
     if (Array.isArray(schema.anyOf)) return "none of them";
     return undefined;
-}
-
-export function get_at(root: unknown, path: readonly JsonPathSegment[]): unknown {
-    let node = root;
-    for (const segment of path) node = (node as Record<string | number, unknown>)[segment];
-    return node;
-}
-
-function set_at(root: unknown, path: readonly JsonPathSegment[], value: unknown): void {
-    const parent = get_at(root, path.slice(0, -1)) as Record<string | number, unknown>;
-    parent[path[path.length - 1]] = value;
-}
-
-/** `entities[3].Trail3D.width` or `a["b c"]` back into segments. */
-export function parse_json_path(path: string): JsonPathSegment[] {
-    const segments: JsonPathSegment[] = [];
-    const pattern = /(?:^|\.)([A-Za-z_$][A-Za-z0-9_$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;
-    let match: RegExpExecArray | null;
-    let end = 0;
-    while ((match = pattern.exec(path)) !== null) {
-        end = pattern.lastIndex;
-        if (match[1] !== undefined) segments.push(match[1]);
-        else if (match[2] !== undefined) segments.push(Number(match[2]));
-        else segments.push(JSON.parse(match[3]) as string);
-    }
-    if (end !== path.length) throw new Error(`not a JSON path: ${JSON.stringify(path)} (stopped at ${end})`);
-    return segments;
-}
-
-/** How much of `path` resolves in `root`: the number of leading segments that name something there. */
-export function resolved_depth(root: unknown, path: readonly JsonPathSegment[]): number {
-    let node = root;
-    for (let i = 0; i < path.length; i++) {
-        if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, path[i])) return i;
-        node = (node as Record<string | number, unknown>)[path[i]];
-    }
-    return path.length;
 }

@@ -20,7 +20,8 @@ import { PathDisplaySystem } from "../../../systems/path_display/PathDisplaySyst
 import { TerrainSystem } from "../../../systems/terrain/TerrainSystem.js";
 import { Trail3DSystem } from "../../../systems/trails/Trail3DSystem.js";
 import { get_gpu, read_texture } from "../../harness/index.js";
-import { LevelFuzzer, parse_json_path, resolved_depth, type FuzzKind } from "./level_fuzz.js";
+import { parse_json_path, resolved_depth } from "./json_path_walk.js";
+import { LevelFuzzer, type FuzzKind } from "./level_fuzz.js";
 
 const CASES = Number(process.env.FUZZ_CASES ?? 1200);
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed);
