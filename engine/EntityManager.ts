@@ -17,7 +17,7 @@ import {
 import { Name } from "./components/Name.js";
 import { TransformDescriptor } from "./components/TransformDescriptor.js";
 import { EntityQuery } from "./EntityQuery.js";
-import { descriptor_of, type ComponentDescriptor } from "./level/ComponentDescriptor.js";
+import { descriptor_of, is_required_by_some, type ComponentDescriptor } from "./level/ComponentDescriptor.js";
 import { ComponentRegistry } from "./level/ComponentRegistry.js";
 import { MAX_ENTITIES } from "./MAX_ENTITIES.js";
 
@@ -149,14 +149,18 @@ export class EntityManager {
     remove_component(eid: number, component: object): boolean {
         if (!entityExists(this.world, eid)) throw new Error(`EntityManager.remove_component: entity ${eid} does not exist`);
         if (!hasComponent(this.world, eid, component)) return false;
+        if (is_required_by_some(component)) this.#expect_not_required(eid, component);
+        removeComponent(this.world, eid, component);
+        return true;
+    }
+
+    #expect_not_required(eid: number, component: object): void {
         for (const other of getEntityComponents(this.world, eid)) {
             const dependent = this.#descriptor(other);
             if (dependent === undefined || !dependent.requires.some((d) => d.component === component)) continue;
             const name = this.#descriptor(component)?.name ?? "the component";
             throw new Error(`EntityManager.remove_component: entity ${eid}'s ${dependent.name} needs ${name}; remove ${dependent.name} first`);
         }
-        removeComponent(this.world, eid, component);
-        return true;
     }
 
     has_component(eid: number, component: object): boolean {

@@ -91,9 +91,17 @@ interface Binding {
 // required components are missing even before the system that registers its descriptor has started
 const descriptor_of_component = new WeakMap<object, ComponentDescriptor>();
 
+// the components some descriptor requires: removing any other needs no look at the entity's other components
+const required_components = new WeakSet<object>();
+
 /** The descriptor `define_component` made for `component` (the first one, if several describe it). */
 export function descriptor_of(component: object): ComponentDescriptor | undefined {
     return descriptor_of_component.get(component);
+}
+
+/** Whether some descriptor lists `component`'s descriptor in its `requires`. */
+export function is_required_by_some(component: object): boolean {
+    return required_components.has(component);
 }
 
 function is_typed_array(value: unknown): value is TypedArray {
@@ -309,5 +317,6 @@ export function define_component<const F extends FieldMap>(spec: ComponentDescri
         complete,
     };
     if (!descriptor_of_component.has(component)) descriptor_of_component.set(component, descriptor);
+    for (const required of requires) required_components.add(required.component);
     return Object.freeze(descriptor);
 }
