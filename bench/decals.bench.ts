@@ -62,6 +62,7 @@ async function run(count: number): Promise<Result> {
     const decals = await engine.add_system(new DecalSystem(engine.graphics, { initial_capacity: Math.max(1, count) }));
     const em = engine.entityManager;
     const ground = em.create_entity();
+    em.add_component(ground, Transform);
     em.add_component(ground, Terrain);
     Terrain.write(ground, { size: 64, resolution: 129, height_scale: 6, seed: 3 });
     engine.update(0);

@@ -1,9 +1,16 @@
 import { EntityManager } from "./EntityManager.js";
 import { GraphicsEngine, type GraphicsEngineOptions } from "./GraphicsEngine.js";
 import type { System } from "./System.js";
+import { SystemError } from "./SystemError.js";
 
 export interface EngineOptions {
     readonly graphics?: GraphicsEngineOptions;
+    /**
+     * Told about each system whose `update` threw (a `SystemError`, once, as the system is suspended and the rest
+     * run). Without it, the graphics engine's `on_error` is told, so that one callback hears every failure;
+     * without either, errors are logged with console.error.
+     */
+    readonly on_error?: (error: Error) => void;
     /**
      * For `run()`: update the systems in steps of exactly this many seconds (as many as the elapsed time holds,
      * the remainder carried to the next frame) and render once per frame, so that a simulation is deterministic.
@@ -26,11 +33,21 @@ function message_of(error: unknown): string {
  * The game engine: an entity world, an ordered list of systems and the graphics engine. `new Engine()` needs no
  * GPU and no canvas; `await engine.graphics.start()` brings the GPU. `tick(dt)` runs one frame (tests);
  * `run()` drives frames from `requestAnimationFrame` (browser) until `stop_running()`; `shutdown()` ends it all.
+ *
+ * One bad system never takes the frame down: a system whose `update` throws is reported once through `on_error`
+ * (a `SystemError` naming it) and suspended, and the others keep running; it stays suspended until
+ * `retry_systems()` or until it is removed (added again, it starts afresh).
  */
 export class Engine {
     readonly graphics: GraphicsEngine;
     readonly entityManager = new EntityManager();
-    readonly #systems: System[] = [];
+    /** Told about systems whose update threw (see the option); null: the graphics engine's `on_error`. */
+    on_error: ((error: Error) => void) | null;
+    // copy-on-write: a tick walks the array it started with, so that a system added or removed during another
+    // system's update shifts no index under it (the next system would skip the tick)
+    #systems: readonly System[] = [];
+    readonly #added = new Set<System>();
+    readonly #suspended = new Set<System>();
     readonly #starting = new Set<System>();
     readonly #fixed_step: number | null;
     readonly #max_frame_time: number;
@@ -47,6 +64,7 @@ export class Engine {
 
     constructor(options: EngineOptions = {}) {
         this.graphics = new GraphicsEngine(options.graphics);
+        this.on_error = options.on_error ?? null;
         const step = options.fixed_step;
         if (step !== undefined && !(step > 0 && Number.isFinite(step))) throw new RangeError(`new Engine: fixed_step must be a positive number of seconds, got ${step}`);
         this.#fixed_step = step ?? null;
@@ -68,7 +86,7 @@ export class Engine {
      * (its `shutdown` runs to undo what it did) and rejects with an error naming it.
      */
     async add_system<S extends System>(system: S): Promise<S> {
-        if (this.#systems.includes(system) || this.#starting.has(system)) {
+        if (this.#added.has(system) || this.#starting.has(system)) {
             throw new Error(`Engine.add_system: system '${system.name}' is already added`);
         }
         this.#starting.add(system);
@@ -84,15 +102,16 @@ export class Engine {
             throw new Error(`Engine.add_system: system '${system.name}' failed to start: ${message_of(error)}`, { cause: error });
         }
         this.#starting.delete(system);
-        this.#systems.push(system);
+        this.#systems = [...this.#systems, system];
+        this.#added.add(system);
         return system;
     }
 
     /** Shuts `system` down and removes it; returns whether it was there. */
     async remove_system(system: System): Promise<boolean> {
-        const index = this.#systems.indexOf(system);
-        if (index === -1) return false;
-        this.#systems.splice(index, 1);
+        if (!this.#added.delete(system)) return false;
+        this.#systems = this.#systems.filter((s) => s !== system);
+        this.#suspended.delete(system);
         try {
             await system.shutdown(this.entityManager);
         } catch (error) {
@@ -110,7 +129,10 @@ export class Engine {
         this.stop_running();
         const errors: Error[] = [];
         while (this.#systems.length > 0) {
-            const system = this.#systems.pop()!;
+            const system = this.#systems[this.#systems.length - 1];
+            this.#systems = this.#systems.slice(0, -1);
+            this.#added.delete(system);
+            this.#suspended.delete(system);
             try {
                 await system.shutdown(this.entityManager);
             } catch (error) {
@@ -122,17 +144,51 @@ export class Engine {
         if (errors.length > 1) throw new AggregateError(errors, `Engine.shutdown: ${errors.map((e) => e.message).join("; ")}`);
     }
 
-    /** Every system's `update(dt)` in order, without rendering (what `run()` does per fixed step). */
+    /**
+     * Every system's `update(dt)` in order, without rendering (what `run()` does per fixed step). Suspended
+     * systems are skipped; one that throws is reported and suspended, and the rest still run. A system removed
+     * during the tick is not updated after its removal; one added during it runs from the next tick.
+     */
     update(dt: number): void {
         if (!(dt >= 0 && dt < Infinity)) throw new RangeError(`Engine.update: dt must be a finite number of seconds >= 0, got ${dt}`);
         if (this.#ticking) throw new Error("Engine.update: called from inside a system's update (re-entrant tick)");
         this.#ticking = true;
         try {
             const systems = this.#systems;
-            for (let i = 0; i < systems.length; i++) systems[i].update(dt);
+            const added = this.#added;
+            const suspended = this.#suspended;
+            for (let i = 0; i < systems.length; i++) {
+                const system = systems[i];
+                if (!added.has(system)) continue; // removed by an earlier system's update in this tick
+                if (suspended.size > 0 && suspended.has(system)) continue;
+                try {
+                    system.update(dt);
+                } catch (error) {
+                    suspended.add(system);
+                    this.#report(new SystemError(system, error));
+                }
+            }
         } finally {
             this.#ticking = false;
         }
+    }
+
+    /** Whether `system` is suspended after its `update` threw (skipped until `retry_systems()`). */
+    is_suspended(system: System): boolean {
+        return this.#suspended.has(system);
+    }
+
+    /** How many systems are suspended after failures. */
+    get suspended_count(): number {
+        return this.#suspended.size;
+    }
+
+    /**
+     * Lets every suspended system update again from the next tick; one that throws again is reported again,
+     * once. (The systems' counterpart of `graphics.retry_extensions()`.)
+     */
+    retry_systems(): void {
+        this.#suspended.clear();
     }
 
     /** One frame: every system's `update(dt)` in order, then the graphics engine renders. `dt` in seconds. */
@@ -148,7 +204,8 @@ export class Engine {
 
     /**
      * Drives frames from `requestAnimationFrame` (or the `request_frame` option) until `stop_running()`. The
-     * first frame updates with dt 0. A frame that throws stops the loop and the error propagates.
+     * first frame updates with dt 0. A system that throws is suspended and the loop goes on (see `update`); a
+     * frame that throws otherwise (a misuse the renderer refuses) stops the loop and the error propagates.
      */
     run(): void {
         if (this.#frame_handle !== null) return;
@@ -165,6 +222,19 @@ export class Engine {
         if (this.#frame_handle === null) return;
         this.#cancel_frame?.(this.#frame_handle);
         this.#frame_handle = null;
+    }
+
+    #report(error: Error): void {
+        const callback = this.on_error ?? this.graphics.on_error;
+        if (callback === null) {
+            console.error(error);
+            return;
+        }
+        try {
+            callback(error);
+        } catch (thrown) {
+            console.error("Engine: the on_error callback threw while reporting", error, thrown);
+        }
     }
 
     #frame(time_ms: number): void {

@@ -4,6 +4,7 @@ import {
     createWorld,
     entityExists,
     getAllEntities,
+    getEntityComponents,
     hasComponent,
     observe,
     onAdd,
@@ -16,6 +17,7 @@ import {
 import { Name } from "./components/Name.js";
 import { TransformDescriptor } from "./components/TransformDescriptor.js";
 import { EntityQuery } from "./EntityQuery.js";
+import { descriptor_of, is_required_by_some, type ComponentDescriptor } from "./level/ComponentDescriptor.js";
 import { ComponentRegistry } from "./level/ComponentRegistry.js";
 import { MAX_ENTITIES } from "./MAX_ENTITIES.js";
 
@@ -40,6 +42,8 @@ export function zero_component_slots(component: object, eid: number): void {
  * `add_component` resets the component's slots of the entity before adding it (the descriptor's `reset`, the
  * one given to `set_component_reset`, or zeroed typed arrays), and systems free per-entity resources in an
  * `on_remove` observer, which runs while the removed entity's data is still readable.
+ *
+ * A component whose descriptor `requires` others (every one that reads `Transform`) is added only beside them.
  */
 export class EntityManager {
     readonly world: World = createWorld();
@@ -103,25 +107,60 @@ export class EntityManager {
     /**
      * Adds `component` to `eid` with its slots reset (so a recycled id starts fresh), then `initialise(eid)` if
      * given, then the `on_add` observers, which so see the initial values (bitecs' own `set()` data lands only
-     * after them). Returns false, changing nothing, when the entity already has the component.
+     * after them). Returns false, changing nothing, when the entity already has the component. An `on_add` observer
+     * that throws (a system that cannot take one more) leaves the entity without the component, and the error
+     * propagates.
      */
     add_component(eid: number, component: object, initialise?: (eid: number) => void): boolean {
         if (!entityExists(this.world, eid)) throw new Error(`EntityManager.add_component: entity ${eid} does not exist`);
         if (hasComponent(this.world, eid, component)) return false;
-        const reset = this.#resets.get(component) ?? this.components.of(component)?.reset;
+        const descriptor = this.#descriptor(component);
+        if (descriptor !== undefined) {
+            const requires = descriptor.requires;
+            for (let i = 0; i < requires.length; i++) {
+                if (hasComponent(this.world, eid, requires[i].component)) continue;
+                throw new Error(
+                    `EntityManager.add_component: ${descriptor.name} needs ${requires[i].name} on the same entity, and entity ${eid} has none; ` +
+                        `add ${requires[i].name} first`,
+                );
+            }
+        }
+        // the descriptor's reset even before its system registered it: an entity made before the system starts
+        // gets the same defaults as one made after
+        const reset = this.#resets.get(component) ?? descriptor?.reset;
         if (reset !== undefined) reset(eid);
         else zero_component_slots(component, eid);
         initialise?.(eid);
-        addComponent(this.world, eid, component);
+        try {
+            addComponent(this.world, eid, component);
+        } catch (error) {
+            // an on_add observer refused it (a system's table full): take it back out, so that the entity is as
+            // before and the observers that took it let it go again
+            if (hasComponent(this.world, eid, component)) removeComponent(this.world, eid, component);
+            throw error;
+        }
         return true;
     }
 
-    /** Removes `component` from `eid` (its `on_remove` observers run first); false when it did not have it. */
+    /**
+     * Removes `component` from `eid` (its `on_remove` observers run first); false when it did not have it. Refused
+     * while another component of the entity requires it (remove that one first; `remove_entity` takes all).
+     */
     remove_component(eid: number, component: object): boolean {
         if (!entityExists(this.world, eid)) throw new Error(`EntityManager.remove_component: entity ${eid} does not exist`);
         if (!hasComponent(this.world, eid, component)) return false;
+        if (is_required_by_some(component)) this.#expect_not_required(eid, component);
         removeComponent(this.world, eid, component);
         return true;
+    }
+
+    #expect_not_required(eid: number, component: object): void {
+        for (const other of getEntityComponents(this.world, eid)) {
+            const dependent = this.#descriptor(other);
+            if (dependent === undefined || !dependent.requires.some((d) => d.component === component)) continue;
+            const name = this.#descriptor(component)?.name ?? "the component";
+            throw new Error(`EntityManager.remove_component: entity ${eid}'s ${dependent.name} needs ${name}; remove ${dependent.name} first`);
+        }
     }
 
     has_component(eid: number, component: object): boolean {
@@ -152,6 +191,10 @@ export class EntityManager {
         return observe(this.world, onRemove(component), (eid: number) => {
             callback(eid);
         });
+    }
+
+    #descriptor(component: object): ComponentDescriptor | undefined {
+        return this.components.of(component) ?? descriptor_of(component);
     }
 
     /** A query to keep (once per system, `terms` a module constant) and read each frame through `entities`. */

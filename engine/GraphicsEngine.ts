@@ -1,6 +1,7 @@
 import { GPUMemoryTracker, type GPUMemory } from "../shade/device/GPUMemoryTracker.js";
 import type { FramePhase } from "../shade/renderer/extension/FramePhase.js";
 import type { RenderExtension } from "../shade/renderer/extension/RenderExtension.js";
+import { extension_label } from "../shade/renderer/extension/extension_label.js";
 import { RenderExtensionRegistry, type RenderPipelineDescription } from "../shade/renderer/extension/RenderExtensionRegistry.js";
 import { RenderView } from "../shade/renderer/extension/RenderView.js";
 import { Renderer } from "../shade/renderer/Renderer.js";
@@ -168,7 +169,7 @@ export class GraphicsEngine {
         renderer?.registry.expect_not_recording("add_extension", extension);
         if (renderer !== null && renderer.registry.has(extension) && !this.#registry.has(extension)) {
             throw new Error(
-                `add_extension: render extension '${extension.name}' is already registered on the renderer directly; ` +
+                `add_extension: render extension ${extension_label(extension)} is already registered on the renderer directly; ` +
                     `remove it there first (what is registered on a renderer is lost with it - register through the GraphicsEngine)`,
             );
         }

@@ -11,7 +11,9 @@ import type { EntityManager } from "./EntityManager.js";
  * }
  * ```
  *
- * A second `shutdown` is harmless; `startup` after `shutdown` registers again. In `startup` a system also
+ * Passing itself to the extension (`new MarkerExtension(this)`) makes the system its owner, named beside it in
+ * `describe()` and its errors. A second `shutdown` is harmless; `startup` after `shutdown` registers again, and
+ * picks up the entities already in the world (a system never relies on `on_add` alone). In `startup` a system also
  * registers its level component descriptors (`entityManager.components.register(Trail3DDescriptor)`), keeps its
  * queries (`entityManager.register_query(TERMS)`, read through `.entities` in `update`) and frees per-entity GPU
  * slots in `entityManager.on_remove(Component, ...)` observers.
@@ -30,7 +32,11 @@ export abstract class System {
         void entityManager;
     }
 
-    /** Once per engine tick, in system order, before the frame renders. `dt` in seconds. Allocates nothing. */
+    /**
+     * Once per engine tick, in system order, before the frame renders. `dt` in seconds. Allocates nothing. A throw
+     * is reported through `Engine.on_error` (a `SystemError` naming the system) and suspends the system until
+     * `engine.retry_systems()`; the other systems run on.
+     */
     update(dt: number): void {
         void dt;
     }

@@ -16,6 +16,7 @@ const TEAMS = [
 const entities = [
     {
         name: "ground",
+        Transform: {},
         Terrain: { size: 48, resolution: 129, height_scale: 2.4, seed: 7, octaves: 5, frequency: 2.2, sand_level: 0.08, snow_level: 2, rock_slope: 0.22 },
     },
 ];

@@ -36,7 +36,7 @@ export class MarkerSystem extends System {
     }
 
     override async startup(entityManager: EntityManager): Promise<void> {
-        this.#extension = this.#graphics.add_extension(new MarkerExtension());
+        this.#extension = this.#graphics.add_extension(new MarkerExtension(this));
         this.#query = entityManager.register_query(TERMS);
     }
 

@@ -2,6 +2,7 @@ import { Type, type TObject, type TSchema } from "@sinclair/typebox";
 import type { EntityManager } from "../EntityManager.js";
 import { MAX_ENTITIES } from "../MAX_ENTITIES.js";
 import type { FieldSpec, FieldValue } from "./Field.js";
+import { binding_problem, FLOAT32_STORAGE, saved_within, storage_issue, storage_of, type FieldStorage, type TypedArray } from "./field_storage.js";
 
 /** The fields of a component, by JSON name (also the name of the typed array a field is bound to). */
 export type FieldMap = Readonly<Record<string, FieldSpec>>;
@@ -15,18 +16,9 @@ export interface LevelIssue {
     readonly path: string;
     /** The expected shape in words. */
     readonly expected: string;
+    /** What was found, in words; default: the value at `path` ("got 5"). */
+    readonly found?: string;
 }
-
-type TypedArray =
-    | Float32Array
-    | Float64Array
-    | Int8Array
-    | Int16Array
-    | Int32Array
-    | Uint8Array
-    | Uint16Array
-    | Uint32Array
-    | Uint8ClampedArray;
 
 /**
  * What `define_component` needs. Fields whose kind has a width (numbers, vectors, colours, enums, booleans)
@@ -40,6 +32,12 @@ export interface ComponentDescriptorSpec<F extends FieldMap> {
     readonly component: object;
     readonly fields: F;
     readonly description?: string;
+    /**
+     * Components the entity must have beside this one (every component that reads the entity's `Transform`
+     * requires `TransformDescriptor`): a level entity without one is refused naming its path, and
+     * `EntityManager.add_component` refuses to add this component before them (or to remove them under it).
+     */
+    readonly requires?: readonly ComponentDescriptor[];
     /** Stores what the bound arrays do not hold; runs after the bound fields are written. */
     write?(eid: number, value: ComponentValue<F>, entityManager: EntityManager): void;
     /** Reads back what `write` stored, as JSON values; merged over the bound fields. */
@@ -65,13 +63,20 @@ export interface ComponentDescriptor<V extends object = object> {
     readonly schema: TObject;
     /** "a Trail3D object { width?, colour, ... }" for error messages. */
     readonly expected: string;
+    /** Components the entity must have beside this one (see `ComponentDescriptorSpec.requires`). */
+    readonly requires: readonly ComponentDescriptor[];
     /** Back to the defaults: bound arrays zeroed, defaults written, then the spec's `reset`. */
     reset(eid: number): void;
     /** `value` as validated, defaults not yet filled in. */
     write(eid: number, value: Readonly<Record<string, unknown>>, entityManager: EntityManager): void;
     read(eid: number, entityManager: EntityManager): V;
-    /** Field checks (`FieldSpec.check`) then the spec's `check`; null when the value is fine. */
+    /**
+     * Field checks (`FieldSpec.check`), then what the storage cannot hold (a float32 beyond its range or rounded
+     * out of the field's bounds, an integer beyond its array type), then the spec's `check`; null when fine.
+     */
     check(value: Readonly<Record<string, unknown>>): LevelIssue | null;
+    /** `value` (as validated) with its left-out fields' defaults filled in, as `write` and limits see it. */
+    complete(value: Readonly<Record<string, unknown>>): V;
 }
 
 interface Binding {
@@ -79,6 +84,24 @@ interface Binding {
     readonly field: FieldSpec;
     readonly array: TypedArray;
     readonly float32: boolean;
+    readonly storage: FieldStorage;
+}
+
+// the descriptor of each bitecs component, wherever it is registered: add_component refuses a component whose
+// required components are missing even before the system that registers its descriptor has started
+const descriptor_of_component = new WeakMap<object, ComponentDescriptor>();
+
+// the components some descriptor requires: removing any other needs no look at the entity's other components
+const required_components = new WeakSet<object>();
+
+/** The descriptor `define_component` made for `component` (the first one, if several describe it). */
+export function descriptor_of(component: object): ComponentDescriptor | undefined {
+    return descriptor_of_component.get(component);
+}
+
+/** Whether some descriptor lists `component`'s descriptor in its `requires`. */
+export function is_required_by_some(component: object): boolean {
+    return required_components.has(component);
 }
 
 function is_typed_array(value: unknown): value is TypedArray {
@@ -140,7 +163,7 @@ function read_bound(binding: Binding, eid: number): unknown {
     const { field, array, float32 } = binding;
     const width = field.width;
     const base = eid * width;
-    const number = (i: number): number => (float32 ? shortest_float32(array[base + i]) : array[base + i]);
+    const number = (i: number): number => (float32 ? saved_within(field, array[base + i], shortest_float32(array[base + i])) : array[base + i]);
     switch (field.kind) {
         case "number":
         case "integer":
@@ -205,7 +228,10 @@ export function define_component<const F extends FieldMap>(spec: ComponentDescri
                         `a ${field.kind} field needs MAX_ENTITIES * ${field.width} = ${MAX_ENTITIES * field.width}`,
                 );
             }
-            bindings.push({ key, field, array, float32: array instanceof Float32Array });
+            const storage = storage_of(array);
+            const problem = binding_problem(field, storage);
+            if (problem !== null) throw new Error(`define_component: ${name}.${key}: ${problem}`);
+            bindings.push({ key, field, array, float32: array instanceof Float32Array, storage });
         } else if (spec.write === undefined || spec.read === undefined) {
             const why = field.width === 0 ? `${field.kind === "array" ? "an" : "a"} ${field.kind} field is side data` : `the component has no typed array '${key}'`;
             throw new Error(`define_component: ${name}.${key}: ${why}; give the descriptor write() and read() that store it`);
@@ -214,11 +240,27 @@ export function define_component<const F extends FieldMap>(spec: ComponentDescri
             throw new Error(`define_component: ${name}.${key}: a field bound to a typed array needs a default to be optional`);
         }
     }
+    const requires = [...(spec.requires ?? [])];
+    for (const required of requires) {
+        if (required === undefined || typeof required.name !== "string") {
+            throw new Error(`define_component: ${name}.requires must list component descriptors (is one imported in a cycle?)`);
+        }
+    }
     const schema = Type.Object(properties, { additionalProperties: false, description: spec.description });
     const expected = `a ${name} object { ${words.join(", ")} }`;
     const keys = Object.keys(fields);
     const bound_defaults = bindings.filter((b) => b.field.default !== undefined);
     const by_key = new Map(bindings.map((b) => [b.key, b]));
+    // what each field is stored in: a bound field its array, side data what its spec says
+    const storage = new Map<string, { own: FieldStorage | null; items: FieldStorage | null }>();
+    for (const key of keys) {
+        const field = fields[key];
+        const bound = by_key.get(key);
+        storage.set(key, {
+            own: bound !== undefined ? bound.storage : field.float32 === true ? FLOAT32_STORAGE : null,
+            items: field.item?.float32 === true ? FLOAT32_STORAGE : null,
+        });
+    }
     const complete = (value: Readonly<Record<string, unknown>>): ComponentValue<F> => {
         const full: Record<string, unknown> = {};
         for (const key of keys) full[key] = value[key] ?? fields[key].default;
@@ -231,6 +273,7 @@ export function define_component<const F extends FieldMap>(spec: ComponentDescri
         fields,
         schema,
         expected,
+        requires,
         reset(eid: number): void {
             for (const binding of bindings) {
                 const width = binding.field.width;
@@ -262,8 +305,18 @@ export function define_component<const F extends FieldMap>(spec: ComponentDescri
                 const failed = field.check(v);
                 if (failed !== null) return { path: key, expected: failed };
             }
+            for (const key of keys) {
+                const v = value[key];
+                if (v === undefined) continue;
+                const kept = storage.get(key)!;
+                const issue = storage_issue(fields[key], v, kept.own, kept.items);
+                if (issue !== null) return { path: key + issue.path, expected: issue.expected };
+            }
             return spec.check === undefined ? null : spec.check(complete(value));
         },
+        complete,
     };
+    if (!descriptor_of_component.has(component)) descriptor_of_component.set(component, descriptor);
+    for (const required of requires) required_components.add(required.component);
     return Object.freeze(descriptor);
 }

@@ -39,6 +39,11 @@ export interface FieldSpec<T = unknown, P extends FieldPresence = FieldPresence>
     readonly item?: FieldSpec;
     /** Enum fields: the allowed strings; the typed array stores the index. */
     readonly values?: readonly string[];
+    /**
+     * Side data the descriptor keeps in a Float32Array (`{ float32: true }`): the loader refuses what a float32
+     * cannot hold, as it does for fields bound to a Float32Array. (A bound field's storage is its array's.)
+     */
+    readonly float32?: boolean;
     /** Checks beyond the schema (a zero quaternion); returns the expected shape when `value` fails. */
     check?(value: T): string | null;
 }
@@ -50,6 +55,8 @@ export interface FieldOptions<T> {
     readonly optional?: boolean;
     /** For editors (the JSON Schema `description`). */
     readonly description?: string;
+    /** Side data stored as float32 by the descriptor's `write` (see `FieldSpec.float32`). */
+    readonly float32?: boolean;
 }
 
 export interface NumberFieldOptions extends FieldOptions<number> {
@@ -88,6 +95,7 @@ function make<T>(
         default: options.default,
         expected,
         width,
+        ...(options.float32 === true ? { float32: true } : {}),
         ...extra,
     }) as FieldSpec<T>;
 }

@@ -19,13 +19,21 @@ export function level_schema(registry: ComponentRegistry): TObject {
     );
 }
 
-/** The schema of one level entity: an optional name and any registered components, nothing else. */
+/**
+ * The schema of one level entity: an optional name and any registered components, nothing else. A component's
+ * `requires` is stated as JSON Schema `dependencies` (for editors; the loader checks it itself, naming the path).
+ */
 export function entity_schema(registry: ComponentRegistry): TObject {
     const components: Record<string, TSchema> = {
         name: Type.Optional(Type.String({ description: "The entity's name" })),
     };
-    for (const descriptor of registry.descriptors) components[descriptor.name] = Type.Optional(descriptor.schema);
-    return Type.Object(components, { additionalProperties: false, description: "An entity and its components" });
+    const dependencies: Record<string, string[]> = {};
+    for (const descriptor of registry.descriptors) {
+        components[descriptor.name] = Type.Optional(descriptor.schema);
+        if (descriptor.requires.length > 0) dependencies[descriptor.name] = descriptor.requires.map((d) => d.name);
+    }
+    const options = { additionalProperties: false, description: "An entity and its components" };
+    return Type.Object(components, Object.keys(dependencies).length > 0 ? { ...options, dependencies } : options);
 }
 
 /** `level_schema` as JSON Schema text for editors (`"$schema": "./level.schema.json"` in a level file). */

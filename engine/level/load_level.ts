@@ -4,6 +4,7 @@ import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Name } from "../components/Name.js";
 import type { EntityManager } from "../EntityManager.js";
 import { MAX_ENTITIES } from "../MAX_ENTITIES.js";
+import type { ComponentDescriptor, LevelIssue } from "./ComponentDescriptor.js";
 import type { ComponentRegistry } from "./ComponentRegistry.js";
 import type { FieldSpec } from "./Field.js";
 import { format_json_path, join_json_path, json_path_at_offset, type JsonPathSegment } from "./json_path.js";
@@ -156,10 +157,27 @@ function value_at(root: unknown, relative: string): unknown {
     return node;
 }
 
+/** The error for a descriptor's or a limit's `issue` with the component `value` at `base`. */
+function issue_error(base: string, issue: LevelIssue, value: unknown, from_text: boolean): LevelError {
+    const found = issue.found ?? `got ${describe_value(value_at(value, issue.path), from_text)}`;
+    return new LevelError(join_json_path(base, issue.path), found, issue.expected);
+}
+
+/** Adds `descriptor`'s component of the level `entity` to `eid`, after the components it requires (in any key order). */
+function add_with_requirements(entityManager: EntityManager, eid: number, entity: LevelEntity, descriptor: ComponentDescriptor): void {
+    if (entityManager.has_component(eid, descriptor.component)) return;
+    for (const required of descriptor.requires) add_with_requirements(entityManager, eid, entity, required);
+    const value = entity[descriptor.name] as Readonly<Record<string, unknown>>;
+    // written before the on_add observers run, so that a system's observer sees the level's values
+    entityManager.add_component(eid, descriptor.component, (id) => descriptor.write(id, value, entityManager));
+}
+
 /**
  * Validates a whole level (JSON text or a parsed object) against the schema generated from the registered
- * component descriptors, then creates its entities and returns their ids in level order. Throws `LevelError`
- * (naming the JSON path and the expected shape) before creating anything: on a throw the world is as before.
+ * component descriptors, what their storage holds, the components each requires and the limits the systems put
+ * on them (`ComponentLimit`), then creates its entities and returns their ids in level order. Throws
+ * `LevelError` (naming the JSON path and the expected shape) before creating anything: on a throw the world is
+ * as before.
  */
 export function load_level(engine: LevelHost, source: unknown): number[] {
     const entityManager = engine.entityManager;
@@ -170,15 +188,30 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
     const check = checkers(registry);
     if (!check.level.Check(level)) throw schema_error(registry, first_error(check, level), level, from_text);
     const entities = (level as { entities: LevelEntity[] }).entities;
+    // per descriptor: how many of the level's entities so far have it (a limit's ordinal)
+    const seen = new Map<ComponentDescriptor, number>();
     for (let i = 0; i < entities.length; i++) {
         const entity = entities[i];
         for (const key of Object.keys(entity)) {
             if (key === "name") continue;
+            const descriptor = registry.get(key)!;
             const value = entity[key] as Readonly<Record<string, unknown>>;
-            const issue = registry.get(key)!.check(value);
-            if (issue === null) continue;
-            const path = join_json_path(`entities[${i}].${key}`, issue.path);
-            throw new LevelError(path, `got ${describe_value(value_at(value, issue.path), from_text)}`, issue.expected);
+            const base = `entities[${i}].${key}`;
+            const issue = descriptor.check(value);
+            if (issue !== null) throw issue_error(base, issue, value, from_text);
+            for (const required of descriptor.requires) {
+                if (entity[required.name] !== undefined) continue;
+                throw new LevelError(base, `${key} needs ${required.name} on the same entity, which has none`, `an entity with ${required.name} beside ${key}`);
+            }
+            const limits = registry.limits_of(descriptor);
+            if (limits.length === 0) continue;
+            const ordinal = seen.get(descriptor) ?? 0;
+            seen.set(descriptor, ordinal + 1);
+            const complete = descriptor.complete(value) as Readonly<Record<string, unknown>>;
+            for (const limit of limits) {
+                const over = limit.check(complete, ordinal);
+                if (over !== null) throw issue_error(base, { ...over, expected: `${over.expected} (the limit of ${limit.owner})` }, complete, from_text);
+            }
         }
     }
     // ids start at 1 and must stay below MAX_ENTITIES
@@ -199,10 +232,7 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
                     });
                     continue;
                 }
-                const descriptor = registry.get(key)!;
-                const value = entity[key] as Readonly<Record<string, unknown>>;
-                // written before the on_add observers run, so that a system's observer sees the level's values
-                entityManager.add_component(eid, descriptor.component, (id) => descriptor.write(id, value, entityManager));
+                add_with_requirements(entityManager, eid, entity, registry.get(key)!);
             }
         }
     } catch (error) {

@@ -5,7 +5,7 @@ function escape(text: string): string {
 }
 
 /**
- * The live graph inspector: the resolved pipeline (`describe()`), this frame's passes with the elided ones
+ * The live graph inspector: the resolved pipeline (`describe()`: each extension with the system that owns it), this frame's passes with the elided ones
  * greyed and GPU milliseconds per pass and per extension when the device times them, and a frame-time line.
  * Refreshes every `every` frames; the renderer captures its pass list only while the inspector is open.
  */
@@ -55,7 +55,8 @@ export class Inspector {
                         // the sum of the extension's timed passes (GPUDynamicMeshRenderer's among them)
                         const ms = timer !== null ? renderer.extension_ms(e.name) : 0;
                         const suspended = renderer.registry.is_suspended(renderer.registry.ordered(phase.phase)[e.position]);
-                        return `<span class="${suspended ? "culled" : ""}">${escape(e.name)}${ms > 0 ? ` <span class="ms">${ms.toFixed(2)}</span>` : ""}</span>`;
+                        const owner = e.owner !== null ? ` <span class="owner">(${escape(e.owner)})</span>` : "";
+                        return `<span class="${suspended ? "culled" : ""}">${escape(e.name)}${owner}${ms > 0 ? ` <span class="ms">${ms.toFixed(2)}</span>` : ""}</span>`;
                     })
                     .join(", ");
                 return `<li><b>${phase.name}</b> ${names || '<span class="culled">-</span>'}</li>`;

@@ -1,4 +1,5 @@
 import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { TransformDescriptor } from "../../engine/components/TransformDescriptor.js";
 import { define_component, shortest_float32 } from "../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../engine/level/Field.js";
 
@@ -19,9 +20,10 @@ export const Walker = {
 export const WalkerDescriptor = define_component({
     name: "Walker",
     component: Walker,
+    requires: [TransformDescriptor],
     description: "A skirmish unit walking a closed loop of ground waypoints (needs Transform)",
     fields: {
-        loop: Field.array(Field.vec2(), { min_items: 2, description: "ground waypoints [x, z] of the closed loop" }),
+        loop: Field.array(Field.vec2({ float32: true }), { min_items: 2, description: "ground waypoints [x, z] of the closed loop" }),
         speed: Field.number({ default: 1.5, exclusive_minimum: 0, description: "world units per second" }),
         offset: Field.number({ default: 0, minimum: 0, maximum: 1, description: "where on the loop it starts, 0..1" }),
         team: Field.integer({ default: 0, minimum: 0, maximum: 1, description: "0: the blue team (whose view is shown), 1: the red team" }),

@@ -7,6 +7,7 @@ import { FramePhase } from "./extension/FramePhase.js";
 import { PresentTarget } from "./extension/PresentTarget.js";
 import type { RenderExtension } from "./extension/RenderExtension.js";
 import { RenderExtensionError } from "./extension/RenderExtensionError.js";
+import { extension_label } from "./extension/extension_label.js";
 import { RenderExtensionRegistry, type RenderPipelineDescription } from "./extension/RenderExtensionRegistry.js";
 import { FramePassError } from "../device/graph/FramePassError.js";
 import { RenderView } from "./extension/RenderView.js";
@@ -219,7 +220,7 @@ export class Renderer {
             const recording = this.registry.recording;
             throw new Error(
                 "Renderer.render_frame: render() called re-entrantly" +
-                    (recording !== null ? ` from inside render extension '${recording.name}'.record` : "") +
+                    (recording !== null ? ` from inside render extension ${extension_label(recording)}, in its record` : "") +
                     "; a frame cannot start while another is recording",
             );
         }

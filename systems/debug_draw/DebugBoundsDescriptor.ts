@@ -1,3 +1,4 @@
+import { TransformDescriptor } from "../../engine/components/TransformDescriptor.js";
 import { define_component } from "../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../engine/level/Field.js";
 import { DebugBounds } from "./DebugBounds.js";
@@ -6,6 +7,7 @@ import { DebugBounds } from "./DebugBounds.js";
 export const DebugBoundsDescriptor = define_component({
     name: "DebugBounds",
     component: DebugBounds,
+    requires: [TransformDescriptor],
     description: "A wire box drawn around the entity (needs Transform) by DebugDrawSystem",
     fields: {
         half_extents: Field.vec3({ default: [0.5, 0.5, 0.5], description: "half the box's size along local x, y, z" }),

@@ -3,19 +3,21 @@ import type { FrameGraphHandle } from "../../shade/device/graph/FrameGraphHandle
 import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
-import { RenderExtension, type RenderExtensionClass } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner, type RenderExtensionClass } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
 import { FogOfWarExtension } from "../fog_of_war/FogOfWarExtension.js";
+import { HighlightExtension } from "../highlight/HighlightExtension.js";
+import { ParticleExtension } from "../particles/ParticleExtension.js";
 import { PathDisplayExtension } from "../path_display/PathDisplayExtension.js";
 import { Trail3DExtension } from "../trails/Trail3DExtension.js";
 import { DEBUG_LINE_WGSL, LINE_PARAMS_BYTES } from "./debug_line.wgsl.js";
 import { DebugLineStaging } from "./DebugLineStaging.js";
 import { LINE_BYTES, type DebugLines } from "./DebugLines.js";
 
-/** What the extension draws: the system's line stores and settings. */
-export interface DebugLineSource {
+/** What the extension draws: the system's line stores and settings; the owner named in errors. */
+export interface DebugLineSource extends RenderExtensionOwner {
     readonly timed_lines: DebugLines;
     /** The one-frame lines being written (the extension attaches staging ranges to it). */
     readonly frame_lines: DebugLines;
@@ -91,13 +93,15 @@ const VERTEX_BUFFERS: GPUVertexBufferLayout[] = [
  * four vertices, six indices and a world-space width built on the CPU (about 90 bytes instead of 28 per
  * line, and no constant pixel width); 300k lines a frame is an instance buffer's job.
  *
- * Ordering: after fog of war, so that the fog never hides developer geometry (the seed's one deliberate
- * exception), and after path display and trails, which hold whether or not a fog is registered.
+ * Ordering: last of the scene content. After fog of war, so that the fog never hides developer geometry (the
+ * seed's one deliberate exception), and after every extension the fog itself follows (highlight, particles, path
+ * display, trails), named here too: a constraint on an absent class is none, so without the fog only these keep
+ * debug draw behind them (by name alone "debug draw" sorts first).
  */
 export class DebugDrawExtension extends RenderExtension {
     name = "debug draw";
     phase = FramePhase.AfterTransparency;
-    override after: readonly RenderExtensionClass[] = [FogOfWarExtension, PathDisplayExtension, Trail3DExtension];
+    override after: readonly RenderExtensionClass[] = [FogOfWarExtension, HighlightExtension, ParticleExtension, PathDisplayExtension, Trail3DExtension];
 
     readonly #source: DebugLineSource;
     #state: DeviceState | null = null;
@@ -117,7 +121,7 @@ export class DebugDrawExtension extends RenderExtension {
     readonly #pass_descriptor: GPURenderPassDescriptor = { label: "debug draw / draw", colorAttachments: this.#color_attachments };
 
     constructor(source: DebugLineSource) {
-        super();
+        super(source);
         this.#source = source;
         this.#execute = (data, resources, execution) => this.#encode(data, resources, execution);
     }

@@ -1,3 +1,4 @@
+import { TransformDescriptor } from "../../engine/components/TransformDescriptor.js";
 import { define_component } from "../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../engine/level/Field.js";
 import { Decal, DECAL_DEFAULTS } from "./Decal.js";
@@ -9,6 +10,7 @@ const rgba = (c: readonly number[]): [number, number, number, number] => [c[0], 
 export const DecalDescriptor = define_component({
     name: "Decal",
     component: Decal,
+    requires: [TransformDescriptor],
     description: "A box-projected decal at the entity's Transform (projects down its local -y), drawn by DecalSystem",
     fields: {
         size: Field.vec3({ default: vec3(DECAL_DEFAULTS.size), description: "box extents in world units (x, z across; y the projection depth)" }),

@@ -5,7 +5,7 @@ import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphRes
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
 import { GBufferTextures } from "../../shade/renderer/extension/GBufferTextures.js";
-import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
 import { GBUFFER_FORMATS } from "../../shade/renderer/steps/GBufferStep.js";
@@ -14,8 +14,8 @@ import type { DecalAtlas } from "./DecalAtlas.js";
 import { DECAL_INSTANCE_BYTES, type DecalInstances } from "./DecalInstances.js";
 import { DECAL_PARAMS_BYTES, DECAL_WGSL } from "./decal.wgsl.js";
 
-/** What the extension draws: the system's instance records and atlas. */
-export interface DecalSource {
+/** What the extension draws: the system's instance records and atlas; the owner named in errors. */
+export interface DecalSource extends RenderExtensionOwner {
     readonly instances: DecalInstances;
     readonly atlas: DecalAtlas;
 }
@@ -81,7 +81,7 @@ export class DecalExtension extends RenderExtension {
     readonly #descriptor: GPURenderPassDescriptor = { label: "decals / draw", colorAttachments: this.#colors };
 
     constructor(source: DecalSource, options: DecalFadeOptions = {}) {
-        super();
+        super(source);
         this.#source = source;
         const start = options.fade_start_degrees ?? 45;
         const end = options.fade_end_degrees ?? 75;

@@ -24,7 +24,8 @@ const TERMS = [Transform, Decal];
  * update rebuilds the records from the components (a box's axes from the Transform rotation and the decal's
  * rotation about its projection axis, its half extents from size x scale, its atlas rectangle from the
  * frame) and marks only the records that changed, so a field of static scorch marks uploads nothing.
- * Allocates nothing per update once the buffer has grown to the number of decals.
+ * Allocates nothing per update once the buffer has grown to the number of decals. A level decal whose frame is
+ * beyond the atlas is refused with a `LevelError`; one written by code stops the update (reported, suspended).
  */
 export class DecalSystem extends System {
     readonly name = "DecalSystem";
@@ -35,6 +36,7 @@ export class DecalSystem extends System {
     readonly #options: DecalFadeOptions;
     #extension: DecalExtension | null = null;
     #query: EntityQuery | null = null;
+    #unlimit: (() => void) | null = null;
     readonly #record = new Float32Array(DECAL_INSTANCE_FLOATS);
 
     constructor(graphics: GraphicsEngine, options: DecalSystemOptions = {}) {
@@ -61,6 +63,11 @@ export class DecalSystem extends System {
         if (this.#extension !== null) throw new Error(`${this.name}.startup: already started; shut it down first`);
         entityManager.components.register(DecalDescriptor);
         this.#query = entityManager.register_query(TERMS);
+        const frames = this.atlas.frame_count;
+        this.#unlimit = entityManager.components.add_limit(DecalDescriptor, {
+            owner: this.name,
+            check: (value) => (value.frame >= frames ? { path: "frame", expected: `a frame in 0..${frames - 1}: the atlas has ${frames} frames` } : null),
+        });
         this.#extension = this.#graphics.add_extension(new DecalExtension(this, this.#options));
     }
 
@@ -72,6 +79,8 @@ export class DecalSystem extends System {
             this.#extension = null;
         }
         this.#query = null;
+        this.#unlimit?.();
+        this.#unlimit = null;
         this.instances.count = 0;
         this.instances.mark_all();
     }

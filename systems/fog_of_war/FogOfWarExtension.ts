@@ -4,7 +4,7 @@ import type { FrameGraphHandle } from "../../shade/device/graph/FrameGraphHandle
 import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
-import { RenderExtension, type RenderExtensionClass } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner, type RenderExtensionClass } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
@@ -16,8 +16,8 @@ import { FOG_OF_WAR_WGSL, FOG_PARAMS_FLOATS } from "./fog_of_war.wgsl.js";
 import type { FogGrid } from "./FogGrid.js";
 import { VisibilityGrid } from "./VisibilityGrid.js";
 
-/** What the fog pass reads from its system. */
-export interface FogSource {
+/** What the fog pass reads from its system; the owner named in errors. */
+export interface FogSource extends RenderExtensionOwner {
     readonly grid: FogGrid;
     readonly explored_brightness: number;
     readonly hidden_brightness: number;
@@ -80,7 +80,7 @@ export class FogOfWarExtension extends RenderExtension {
     readonly #keys: unknown[] = [null, null, null];
 
     constructor(source: FogSource) {
-        super();
+        super(source);
         this.#source = source;
         this.#execute = (data, resources, execution) => this.#encode(data, resources, execution);
     }

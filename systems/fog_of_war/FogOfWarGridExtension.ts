@@ -2,11 +2,11 @@ import type { FrameExecution } from "../../shade/device/graph/FrameExecution.js"
 import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
-import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import { VisibilityGrid } from "./VisibilityGrid.js";
 
-/** What the grid extension uploads: the fog system's texture and its changed rows. */
-export interface FogGridSource {
+/** What the grid extension uploads: the fog system's texture and its changed rows; the owner named in errors. */
+export interface FogGridSource extends RenderExtensionOwner {
     texture(device: GPUDevice): GPUTexture;
     upload(device: GPUDevice): void;
 }
@@ -24,7 +24,7 @@ export class FogOfWarGridExtension extends RenderExtension {
     readonly #execute: (data: FogOfWarGridExtension, resources: FrameGraphResources, execution: FrameExecution) => void;
 
     constructor(source: FogGridSource) {
-        super();
+        super(source);
         this.#source = source;
         this.#execute = (_data, _resources, execution) => this.#source.upload(execution.graphics);
     }

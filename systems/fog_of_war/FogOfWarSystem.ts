@@ -34,7 +34,9 @@ const TERMS = [Transform, FogRevealer];
 
 /**
  * Fog of war: every entity with `Transform` and `FogRevealer` reveals the grid cells within its radius (on
- * the x-z plane) to its team. Cells are reference-counted per team (team vision is shared) and touched only
+ * the x-z plane) to its team. A revealer's team must be below the system's `teams` and its radius at most
+ * `max_radius` (the diagonal of the bounds): a level beyond either is refused with a `LevelError`, a value
+ * written by code beyond either stops the system's update (reported, the system suspended). Cells are reference-counted per team (team vision is shared) and touched only
  * when a revealer crosses into another cell or changes radius or team. Cells are hidden, explored (seen
  * before) or visible; the shown team's view fades between them over `fade_time`.
  *
@@ -55,6 +57,8 @@ export class FogOfWarSystem extends System {
     #grid_extension: FogOfWarGridExtension | null = null;
     #query: EntityQuery | null = null;
     #unobserve: (() => void)[] = [];
+    /** Most world units a revealer sees: the diagonal of the bounds (a float32, as the radius is stored). */
+    readonly max_radius: number;
     /** What each entity's revealer added to the grid: applied 1/0, the cell, team and radius it was applied at. */
     readonly #applied = new Uint8Array(MAX_ENTITIES);
     readonly #cell_i = new Int32Array(MAX_ENTITIES);
@@ -93,6 +97,10 @@ export class FogOfWarSystem extends System {
             fade_time: options.fade_time ?? 0.25,
             explored_level: 0.5,
         });
+        const g = this.grid;
+        // from anywhere in the bounds this reaches every cell: a larger disc reveals nothing more and only costs
+        // memory (a radius of 2^32 world units would need a disc of 2^33 rows)
+        this.max_radius = Math.fround(Math.hypot(g.max_x - g.min_x, g.max_z - g.min_z));
     }
 
     /** The fog extension while started up, else null. */
@@ -134,7 +142,22 @@ export class FogOfWarSystem extends System {
         entityManager.components.register(FogRevealerDescriptor);
         this.#query = entityManager.register_query(TERMS);
         const release = (eid: number): void => this.#release(eid);
-        this.#unobserve.push(entityManager.on_remove(FogRevealer, release), entityManager.on_remove(Transform, release));
+        const teams = this.grid.teams;
+        const max_radius = this.max_radius;
+        this.#unobserve.push(
+            entityManager.on_remove(FogRevealer, release),
+            entityManager.on_remove(Transform, release),
+            entityManager.components.add_limit(FogRevealerDescriptor, {
+                owner: this.name,
+                check: (value) => {
+                    if (value.team >= teams) return { path: "team", expected: `a team in 0..${teams - 1}: the fog tracks ${teams} teams (its teams option)` };
+                    if (value.radius > max_radius) {
+                        return { path: "radius", expected: `a radius of at most ${max_radius} world units: the diagonal of the fog's bounds, which it reaches from anywhere` };
+                    }
+                    return null;
+                },
+            }),
+        );
         this.#grid_extension = this.#graphics.add_extension(new FogOfWarGridExtension(this));
         this.#extension = this.#graphics.add_extension(new FogOfWarExtension(this));
     }
@@ -173,6 +196,7 @@ export class FogOfWarSystem extends System {
         const cell_i = this.#cell_i;
         const cell_j = this.#cell_j;
         const teams = grid.teams;
+        const max_radius = this.max_radius;
         let moves = 0;
         for (let k = 0; k < entities.length; k++) {
             const eid = entities[k];
@@ -182,6 +206,9 @@ export class FogOfWarSystem extends System {
             const team = team_of[eid];
             if (team >= teams) {
                 throw new RangeError(`${this.name}: entity ${eid} has FogRevealer.team ${team}, but the system tracks teams 0..${teams - 1} (options.teams)`);
+            }
+            if (radius > max_radius) {
+                throw new RangeError(`${this.name}: entity ${eid} has FogRevealer.radius ${radius}, beyond the diagonal of the fog's bounds (${max_radius} world units)`);
             }
             const i = grid.column(x);
             const j = grid.row(z);

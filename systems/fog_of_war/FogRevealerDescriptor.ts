@@ -1,3 +1,4 @@
+import { TransformDescriptor } from "../../engine/components/TransformDescriptor.js";
 import { define_component } from "../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../engine/level/Field.js";
 import { FogRevealer } from "./FogRevealer.js";
@@ -9,6 +10,7 @@ export const MAX_FOG_TEAMS = 16;
 export const FogRevealerDescriptor = define_component({
     name: "FogRevealer",
     component: FogRevealer,
+    requires: [TransformDescriptor],
     description: "Reveals the fog of war within radius of the entity (needs Transform) to its team, through FogOfWarSystem",
     fields: {
         radius: Field.number({ default: 5, exclusive_minimum: 0, description: "world units seen around the entity on the x-z plane" }),

@@ -6,7 +6,7 @@ import { TextureResourceDescriptor } from "../../shade/device/graph/TextureResou
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
 import { GBufferTextures } from "../../shade/renderer/extension/GBufferTextures.js";
-import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
 import {
     HIGHLIGHT_COMPOSITE_WGSL,
@@ -16,8 +16,8 @@ import {
     STEP_STRIDE,
 } from "./highlight.wgsl.js";
 
-/** The highlighted objects of a frame, as the system lists them for the extension. */
-export interface HighlightSource {
+/** The highlighted objects of a frame, as the system lists them for the extension; the owner named in errors. */
+export interface HighlightSource extends RenderExtensionOwner {
     /**
      * Writes this frame's highlighted objects into `entries` (as `HIGHLIGHT_ENTRY_BYTES` records: id u32,
      * width f32, 2 pad, RGBA f32) and returns how many; grows `entries` through `reserve` when needed.
@@ -139,7 +139,7 @@ export class HighlightExtension extends RenderExtension {
     readonly #one_texel: GPUExtent3DDict = { width: 1, height: 1, depthOrArrayLayers: 1 };
 
     constructor(source: HighlightSource) {
-        super();
+        super(source);
         this.#source = source;
         this.#seed = (data, resources, execution) => this.#encode_seed(data, resources, execution);
         this.#flood = (data, resources, execution) => this.#encode_flood(data, resources, execution);

@@ -2,7 +2,7 @@ import type { FrameExecution } from "../../shade/device/graph/FrameExecution.js"
 import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
-import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import type { ParticleRuntime } from "./ParticleRuntime.js";
 
 /** The longest step one frame simulates (a stall or a paused tab does not fling particles across the level). */
@@ -24,8 +24,8 @@ export class GPUParticleAtlasExtension extends RenderExtension {
     /** The last simulated frame had no emitter: nothing can be alive now. */
     #quiet = true;
 
-    constructor(runtime: ParticleRuntime) {
-        super();
+    constructor(runtime: ParticleRuntime, owner: RenderExtensionOwner | null = null) {
+        super(owner);
         this.#runtime = runtime;
         this.#execute = (_data, _resources, execution) => {
             this.#runtime.simulate(execution.graphics, execution.encoder, this.#camera!, execution.timestamp_writes);

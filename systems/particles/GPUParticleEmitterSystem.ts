@@ -1,4 +1,4 @@
-import { observe, onAdd, onRemove } from "bitecs";
+import { observe, onAdd, onRemove, query } from "bitecs";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
 import { System } from "../../engine/System.js";
@@ -23,7 +23,7 @@ export interface GPUParticleEmitterSystemOptions {
 }
 
 /**
- * GPU particles for every entity with a `ParticleEmitter` (and, optionally, a `Transform`). Particles live in
+ * GPU particles for every entity with a `ParticleEmitter` (beside the `Transform` it requires). Particles live in
  * one GPU pool of `capacity` slots: spawned, integrated and killed by a compute pass at FrameStart (a GPU
  * dead list, so spawning and dying cost the CPU nothing), drawn as camera-facing billboards at
  * AfterTransparency with one indirect draw per blend mode (additive; alpha through weighted blended
@@ -32,6 +32,8 @@ export interface GPUParticleEmitterSystemOptions {
  *
  * Emitters come and go with their entities: removing the component (or the entity) stops the emitter and its
  * particles die on the next frame, freeing their slots; an entity id recycled later starts a fresh emitter.
+ * Emitters that existed before the system started up (or was started up again) are picked up at startup. A
+ * level with more emitters than `max_emitters` is refused with a `LevelError` before anything is created.
  *
  * Owns `ParticleExtension` ("particles", AfterTransparency) and an internal atlas/simulation extension at
  * FrameStart, registered in `startup` and removed in `shutdown`.
@@ -73,12 +75,27 @@ export class GPUParticleEmitterSystem extends System {
         const runtime = this.#runtime;
         runtime.world = world;
         const table = runtime.table;
+        const max = table.max_emitters;
         this.#unobserve.push(
             observe(world, onAdd(ParticleEmitter), (eid: number) => table.add(eid)),
             observe(world, onRemove(ParticleEmitter), (eid: number) => table.remove(eid)),
+            entityManager.components.add_limit(ParticleEmitterDescriptor, {
+                owner: this.name,
+                check: (_value, ordinal) => {
+                    const alive = table.emitter_count;
+                    if (alive + ordinal < max) return null;
+                    return {
+                        path: "",
+                        found: `got ParticleEmitter number ${ordinal + 1} of the level, beside ${alive} alive`,
+                        expected: `at most ${max} ParticleEmitter entities at once (its max_emitters option), ${Math.max(0, max - alive)} more now`,
+                    };
+                },
+            }),
         );
-        this.#atlas_extension = this.#graphics.add_extension(new GPUParticleAtlasExtension(runtime));
-        this.#extension = this.#graphics.add_extension(new ParticleExtension(runtime));
+        // the emitters that were there before the system (or before its last shutdown)
+        for (const eid of query(world, [ParticleEmitter])) table.add(eid);
+        this.#atlas_extension = this.#graphics.add_extension(new GPUParticleAtlasExtension(runtime, this));
+        this.#extension = this.#graphics.add_extension(new ParticleExtension(runtime, this));
     }
 
     async shutdown(entityManager: EntityManager): Promise<void> {

@@ -3,7 +3,7 @@ import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
 /**
  * A particle emitter on an entity (bitecs component: typed arrays indexed by entity id, vectors at
  * `eid * 3`, colours at `eid * 4`). The emitter sits at the entity's `Transform` position and its cone is
- * turned by the entity's rotation (an entity without a `Transform` emits from the origin). Read every frame:
+ * turned by the entity's rotation (the component requires a `Transform`: `add_component` refuses it without one). Read every frame:
  * change a field and the next frame uses it. `add_particle_emitter` adds it with defaults filled in.
  *
  * Particles live on the GPU (`GPUParticleEmitterSystem`), not as entities.

@@ -1,3 +1,4 @@
+import { TransformDescriptor } from "../../engine/components/TransformDescriptor.js";
 import { define_component } from "../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../engine/level/Field.js";
 import { ParticleEmitter } from "./ParticleEmitter.js";
@@ -10,6 +11,7 @@ import { ParticleEmitter } from "./ParticleEmitter.js";
 export const ParticleEmitterDescriptor = define_component({
     name: "ParticleEmitter",
     component: ParticleEmitter,
+    requires: [TransformDescriptor],
     description: "GPU particles emitted from the entity (its Transform, if any), simulated and drawn by GPUParticleEmitterSystem",
     fields: {
         rate: Field.number({ default: 10, minimum: 0, description: "particles per second" }),
@@ -17,7 +19,8 @@ export const ParticleEmitterDescriptor = define_component({
         lifetime_min: Field.number({ default: 1, minimum: 0, description: "shortest life, seconds" }),
         lifetime_max: Field.number({ default: 1.5, minimum: 0, description: "longest life, seconds" }),
         direction: Field.vec3({ default: [0, 1, 0], description: "the velocity cone's axis, in the entity's frame" }),
-        cone_angle: Field.number({ default: 0.3, minimum: 0, maximum: Math.PI, description: "half-angle of the cone, radians" }),
+        // the bound as float32, the storage: a cone of exactly pi saves and loads back as itself
+        cone_angle: Field.number({ default: 0.3, minimum: 0, maximum: Math.fround(Math.PI), description: "half-angle of the cone, radians (at most pi)" }),
         speed_min: Field.number({ default: 1, description: "slowest initial speed, units per second" }),
         speed_max: Field.number({ default: 2, description: "fastest initial speed, units per second" }),
         gravity: Field.vec3({ default: [0, 0, 0], description: "world-space acceleration, units per second squared" }),

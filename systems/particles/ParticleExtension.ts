@@ -1,74 +1,22 @@
-import { BindGroupCache } from "../../shade/device/BindGroupCache.js";
 import type { FrameExecution } from "../../shade/device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../../shade/device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
 import { TextureResourceDescriptor } from "../../shade/device/graph/TextureResourceDescriptor.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
-import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
 import { ParticleAtlas } from "./ParticleAtlas.js";
-import type { ParticleDeviceState, ParticleRuntime } from "./ParticleRuntime.js";
-import {
-    PARTICLE_COMPOSITE_WGSL,
-    PARTICLE_RENDER_WGSL,
-    PARTICLE_SPLAT_RESOLVE_WGSL,
-    PARTICLE_SPLAT_WGSL,
-    RENDER_PARAMS_BYTES,
-    SPLAT_WORDS,
-    SPLAT_WORKGROUP,
-} from "./particle_render.wgsl.js";
+import { ACCUM_FORMAT, build_particle_draw_state, REVEALAGE_FORMAT, type ParticleDrawState } from "./ParticleDrawState.js";
+import type { ParticleRuntime } from "./ParticleRuntime.js";
+import { RENDER_PARAMS_BYTES, SPLAT_WORDS, SPLAT_WORKGROUP } from "./particle_render.wgsl.js";
 import { COUNTERS_BYTES } from "./particle_simulate.wgsl.js";
 
-const ACCUM_FORMAT: GPUTextureFormat = "rgba16float";
-const REVEALAGE_FORMAT: GPUTextureFormat = "r16float";
 const TRANSIENT_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04; /* TEXTURE_BINDING */
 const REVEALAGE_CLEAR: GPUColorDict = { r: 1, g: 1, b: 1, a: 1 };
 const ALPHA_ARGS_OFFSET = 16;
-
-const ADDITIVE: GPUBlendState = {
-    color: { srcFactor: "one", dstFactor: "one", operation: "add" },
-    alpha: { srcFactor: "zero", dstFactor: "one", operation: "add" },
-};
-const ACCUMULATE: GPUBlendState = {
-    color: { srcFactor: "one", dstFactor: "one", operation: "add" },
-    alpha: { srcFactor: "one", dstFactor: "one", operation: "add" },
-};
-const REVEAL: GPUBlendState = {
-    color: { srcFactor: "zero", dstFactor: "one-minus-src", operation: "add" },
-    alpha: { srcFactor: "zero", dstFactor: "one-minus-src-alpha", operation: "add" },
-};
-// colour * (1 - revealage) + scene * revealage; the scene's alpha kept
-const COMPOSITE: GPUBlendState = {
-    color: { srcFactor: "one-minus-src-alpha", dstFactor: "src-alpha", operation: "add" },
-    alpha: { srcFactor: "zero", dstFactor: "one", operation: "add" },
-};
-
-/** GPU objects of the draw on one device and one pair of formats. */
-interface DrawState {
-    readonly device: GPUDevice;
-    readonly particles: ParticleDeviceState;
-    readonly color_format: GPUTextureFormat;
-    readonly depth_format: GPUTextureFormat;
-    readonly layout: GPUBindGroupLayout;
-    readonly composite_layout: GPUBindGroupLayout;
-    readonly additive: GPURenderPipeline;
-    readonly accumulate: GPURenderPipeline;
-    readonly composite: GPURenderPipeline;
-    readonly render_params: GPUBuffer;
-    readonly groups: BindGroupCache;
-    readonly composite_groups: BindGroupCache;
-    readonly splat_layout: GPUBindGroupLayout;
-    readonly splat: GPUComputePipeline;
-    readonly resolve_layout: GPUBindGroupLayout;
-    readonly resolve: GPURenderPipeline;
-    readonly splat_groups: BindGroupCache;
-    /** The splat's fixed-point RGB per pixel (grown to the resolution; zero between frames). */
-    accumulation: GPUBuffer | null;
-    atlas_version: number;
-}
 
 /** The handles of one frame's draw, reused. */
 interface FrameDraw {
@@ -110,7 +58,7 @@ export class ParticleExtension extends RenderExtension {
     phase = FramePhase.AfterTransparency;
 
     readonly #runtime: ParticleRuntime;
-    #state: DrawState | null = null;
+    #state: ParticleDrawState | null = null;
     readonly #draw: FrameDraw = {
         camera: null,
         depth: -1,
@@ -142,8 +90,8 @@ export class ParticleExtension extends RenderExtension {
     readonly #execute_accumulate: Execute;
     readonly #execute_composite: Execute;
 
-    constructor(runtime: ParticleRuntime) {
-        super();
+    constructor(runtime: ParticleRuntime, owner: RenderExtensionOwner | null = null) {
+        super(owner);
         this.#runtime = runtime;
         this.#execute_additive = (data, resources, execution) => this.#additive(data, resources, execution);
         this.#execute_accumulate = (data, resources, execution) => this.#accumulate(data, resources, execution);
@@ -207,7 +155,7 @@ export class ParticleExtension extends RenderExtension {
         this.#oit_colors.length = 0;
     }
 
-    #draw_state(device: GPUDevice, data: FrameDraw): DrawState {
+    #draw_state(device: GPUDevice, data: FrameDraw): ParticleDrawState {
         const particles = this.#runtime.state(device);
         const s = this.#state;
         if (s !== null && s.device === device && s.particles === particles && s.color_format === data.color_format && s.depth_format === data.depth_format) {
@@ -215,13 +163,13 @@ export class ParticleExtension extends RenderExtension {
         }
         s?.render_params.destroy();
         s?.accumulation?.destroy();
-        const state = build_draw_state(device, particles, data.color_format, data.depth_format);
+        const state = build_particle_draw_state(device, particles, data.color_format, data.depth_format);
         this.#state = state;
         return state;
     }
 
     // the uniforms follow the atlas (its frames' mean alpha); written when it changed
-    #params(state: DrawState): void {
+    #params(state: ParticleDrawState): void {
         const atlas = this.#runtime.atlas;
         if (state.atlas_version === atlas.version) return;
         state.atlas_version = atlas.version;
@@ -240,7 +188,7 @@ export class ParticleExtension extends RenderExtension {
     }
 
     // the splat's sums for this resolution (zero when created)
-    #accumulation(state: DrawState, data: FrameDraw): GPUBuffer {
+    #accumulation(state: ParticleDrawState, data: FrameDraw): GPUBuffer {
         const bytes = data.width * data.height * SPLAT_WORDS * 4;
         if (state.accumulation === null || state.accumulation.size < bytes) {
             state.accumulation?.destroy();
@@ -324,7 +272,7 @@ export class ParticleExtension extends RenderExtension {
         pass.end();
     }
 
-    #group(state: DrawState, data: FrameDraw, resources: FrameGraphResources): GPUBindGroup {
+    #group(state: ParticleDrawState, data: FrameDraw, resources: FrameGraphResources): GPUBindGroup {
         const keys = this.#keys;
         keys[0] = data.camera;
         keys[1] = resources.view(data.depth);
@@ -407,126 +355,4 @@ export class ParticleExtension extends RenderExtension {
         pass.draw(3);
         pass.end();
     }
-}
-
-function build_draw_state(device: GPUDevice, particles: ParticleDeviceState, color_format: GPUTextureFormat, depth_format: GPUTextureFormat): DrawState {
-    const V = GPUShaderStage.VERTEX;
-    const F = GPUShaderStage.FRAGMENT;
-    const layout = device.createBindGroupLayout({
-        label: "particles: draw bind group layout",
-        entries: [
-            { binding: 0, visibility: V | F, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
-            { binding: 1, visibility: V, buffer: { type: "read-only-storage" } },
-            { binding: 2, visibility: V, buffer: { type: "read-only-storage" } },
-            { binding: 3, visibility: V, buffer: { type: "read-only-storage" } },
-            { binding: 4, visibility: V, buffer: { type: "uniform" } },
-            { binding: 5, visibility: F, texture: { sampleType: "float" } },
-            { binding: 6, visibility: F, sampler: { type: "filtering" } },
-            { binding: 7, visibility: F, texture: { sampleType: "depth" } },
-        ],
-    });
-    const composite_layout = device.createBindGroupLayout({
-        label: "particles: composite bind group layout",
-        entries: [
-            { binding: 0, visibility: F, texture: { sampleType: "unfilterable-float" } },
-            { binding: 1, visibility: F, texture: { sampleType: "unfilterable-float" } },
-            { binding: 2, visibility: F, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
-            { binding: 3, visibility: F, buffer: { type: "read-only-storage" } },
-        ],
-    });
-    const module = device.createShaderModule({ label: "particles: billboard shader", code: PARTICLE_RENDER_WGSL });
-    const composite_module = device.createShaderModule({ label: "particles: composite shader", code: PARTICLE_COMPOSITE_WGSL });
-    const pipeline_layout = device.createPipelineLayout({ label: "particles: draw pipeline layout", bindGroupLayouts: [layout] });
-    const depth_stencil: GPUDepthStencilState = { format: depth_format, depthWriteEnabled: false, depthCompare: "less" };
-    const primitive: GPUPrimitiveState = { topology: "triangle-list", cullMode: "none" };
-    const additive = device.createRenderPipeline({
-        label: `particles: additive pipeline (${color_format}, ${depth_format})`,
-        layout: pipeline_layout,
-        vertex: { module, entryPoint: "vs_billboard", constants: { ALPHA: 0 } },
-        fragment: { module, entryPoint: "fs_additive", targets: [{ format: color_format, blend: ADDITIVE }] },
-        primitive,
-        depthStencil: depth_stencil,
-    });
-    const accumulate = device.createRenderPipeline({
-        label: `particles: accumulate pipeline (${depth_format})`,
-        layout: pipeline_layout,
-        vertex: { module, entryPoint: "vs_billboard", constants: { ALPHA: 1 } },
-        fragment: {
-            module,
-            entryPoint: "fs_accumulate",
-            targets: [
-                { format: ACCUM_FORMAT, blend: ACCUMULATE },
-                { format: REVEALAGE_FORMAT, blend: REVEAL },
-            ],
-        },
-        primitive,
-        depthStencil: depth_stencil,
-    });
-    const composite = device.createRenderPipeline({
-        label: `particles: composite pipeline (${color_format})`,
-        layout: device.createPipelineLayout({ label: "particles: composite pipeline layout", bindGroupLayouts: [composite_layout] }),
-        vertex: { module: composite_module, entryPoint: "vs_fullscreen" },
-        fragment: { module: composite_module, entryPoint: "fs_composite", targets: [{ format: color_format, blend: COMPOSITE }] },
-        primitive: { topology: "triangle-list" },
-    });
-    const splat_layout = device.createBindGroupLayout({
-        label: "particles: splat bind group layout",
-        entries: [
-            { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
-            { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
-            { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
-            { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
-            { binding: 4, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
-            { binding: 5, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
-            { binding: 6, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: "depth" } },
-            { binding: 7, visibility: GPUShaderStage.COMPUTE, buffer: { type: "storage" } },
-        ],
-    });
-    const splat_module = device.createShaderModule({ label: "particles: splat shader", code: PARTICLE_SPLAT_WGSL });
-    const splat = device.createComputePipeline({
-        label: "particles: splat pipeline",
-        layout: device.createPipelineLayout({ label: "particles: splat pipeline layout", bindGroupLayouts: [splat_layout] }),
-        compute: { module: splat_module, entryPoint: "cs_splat" },
-    });
-    const resolve_layout = device.createBindGroupLayout({
-        label: "particles: splat resolve bind group layout",
-        entries: [
-            { binding: 0, visibility: F, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
-            { binding: 1, visibility: F, buffer: { type: "read-only-storage" } },
-        ],
-    });
-    const resolve_module = device.createShaderModule({ label: "particles: splat resolve shader", code: PARTICLE_SPLAT_RESOLVE_WGSL });
-    const resolve = device.createRenderPipeline({
-        label: `particles: splat resolve pipeline (${color_format})`,
-        layout: device.createPipelineLayout({ label: "particles: splat resolve pipeline layout", bindGroupLayouts: [resolve_layout] }),
-        vertex: { module: resolve_module, entryPoint: "vs_fullscreen" },
-        fragment: { module: resolve_module, entryPoint: "fs_splat_resolve", targets: [{ format: color_format, blend: ADDITIVE }] },
-        primitive: { topology: "triangle-list" },
-    });
-    const render_params = device.createBuffer({
-        label: "particles: draw uniforms",
-        size: RENDER_PARAMS_BYTES,
-        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    return {
-        device,
-        particles,
-        color_format,
-        depth_format,
-        layout,
-        composite_layout,
-        additive,
-        accumulate,
-        composite,
-        render_params,
-        groups: new BindGroupCache(8),
-        composite_groups: new BindGroupCache(8),
-        splat_layout,
-        splat,
-        resolve_layout,
-        resolve,
-        splat_groups: new BindGroupCache(8),
-        accumulation: null,
-        atlas_version: -1,
-    };
 }

@@ -10,7 +10,7 @@ export const PathDescriptor = define_component({
     component: Path,
     description: "A path shown as a tube through world-space waypoints with direction markers, drawn by PathDisplaySystem",
     fields: {
-        waypoints: Field.array(Field.vec3(), { min_items: 2, description: "world-space points the path runs through, in order" }),
+        waypoints: Field.array(Field.vec3({ float32: true }), { min_items: 2, description: "world-space points the path runs through, in order" }),
         width: Field.number({ default: PATH_DEFAULTS.width, exclusive_minimum: 0, description: "tube diameter, world units" }),
         color: Field.colour({ default: rgba(PATH_DEFAULTS.color), description: "RGBA of the tube" }),
         marker_color: Field.colour({ default: rgba(PATH_DEFAULTS.marker_color), description: "RGBA of the direction markers" }),

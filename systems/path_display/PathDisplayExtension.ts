@@ -1,13 +1,13 @@
 import { GPUDynamicMeshRenderer } from "../../shade/renderer/dynamic/GPUDynamicMeshRenderer.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
-import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import type { DynamicMeshBatch } from "../../shade/renderer/scene/DynamicMeshBatch.js";
 
-/** What the extension draws: the system's batch of path meshes. */
-export interface PathSource {
+/** What the extension draws: the system's batch of path meshes; the owner named in errors. */
+export interface PathSource extends RenderExtensionOwner {
     readonly batch: DynamicMeshBatch;
 }
 
@@ -25,7 +25,7 @@ export class PathDisplayExtension extends RenderExtension {
     readonly #renderer = new GPUDynamicMeshRenderer({ label: "path display", cull_mode: "none" });
 
     constructor(source: PathSource) {
-        super();
+        super(source);
         this.#source = source;
     }
 

@@ -5,7 +5,7 @@ import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
 import { System } from "../../engine/System.js";
 import { DynamicMesh } from "../../shade/renderer/scene/DynamicMesh.js";
 import { DynamicMeshBatch } from "../../shade/renderer/scene/DynamicMeshBatch.js";
-import { make_path_geometry } from "./make_path_geometry.js";
+import { make_path_geometry, MAX_PATH_MARKERS } from "./make_path_geometry.js";
 import { Path } from "./Path.js";
 import { PathDescriptor } from "./PathDescriptor.js";
 import { PathDisplayExtension } from "./PathDisplayExtension.js";
@@ -19,7 +19,8 @@ const BUILT_WORDS = 10;
  * (`make_path_geometry`), drawn by the `PathDisplayExtension` it owns. A path's mesh is rebuilt only when its
  * waypoints (`Path.version`), width, marker spacing or colours change; the update compares and allocates
  * nothing otherwise. A removed entity's mesh leaves the batch at once (an observer), so a recycled id never
- * shows the old path.
+ * shows the old path. A level path whose marker spacing would give more than `MAX_PATH_MARKERS` markers is
+ * refused with a `LevelError`; one written by code stops the update (reported, the system suspended).
  */
 export class PathDisplaySystem extends System {
     readonly name = "PathDisplaySystem";
@@ -30,6 +31,7 @@ export class PathDisplaySystem extends System {
     #extension: PathDisplayExtension | null = null;
     #query: EntityQuery | null = null;
     #unobserve: (() => void) | null = null;
+    #unlimit: (() => void) | null = null;
     readonly #meshes = new Array<DynamicMesh | undefined>(MAX_ENTITIES);
     readonly #built_version = new Uint32Array(MAX_ENTITIES);
     readonly #built = new Float32Array(MAX_ENTITIES * BUILT_WORDS);
@@ -55,6 +57,14 @@ export class PathDisplaySystem extends System {
         entityManager.components.register(PathDescriptor);
         this.#query = entityManager.register_query(TERMS);
         this.#unobserve = entityManager.on_remove(Path, (eid) => this.#release(eid));
+        this.#unlimit = entityManager.components.add_limit(PathDescriptor, {
+            owner: this.name,
+            check: (value) => {
+                const markers = path_length(value.waypoints) / value.marker_spacing;
+                if (markers <= MAX_PATH_MARKERS) return null;
+                return { path: "marker_spacing", expected: `a spacing giving at most ${MAX_PATH_MARKERS} markers along the path (this one would have ${Math.ceil(markers)})` };
+            },
+        });
         this.#extension = this.#graphics.add_extension(new PathDisplayExtension(this));
     }
 
@@ -67,6 +77,8 @@ export class PathDisplaySystem extends System {
         }
         this.#unobserve?.();
         this.#unobserve = null;
+        this.#unlimit?.();
+        this.#unlimit = null;
         this.#query = null;
         this.#meshes.fill(undefined);
         this.batch.clear();
@@ -137,4 +149,15 @@ export class PathDisplaySystem extends System {
         this.#meshes[eid] = undefined;
         this.batch.remove(mesh);
     }
+}
+
+/** The arc length of `[x, y, z]` waypoints. */
+function path_length(waypoints: readonly (readonly number[])[]): number {
+    let total = 0;
+    for (let i = 1; i < waypoints.length; i++) {
+        const a = waypoints[i - 1];
+        const b = waypoints[i];
+        total += Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
+    }
+    return total;
 }

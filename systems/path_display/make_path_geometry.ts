@@ -1,5 +1,8 @@
 import { Geometry } from "../../shade/renderer/geometry/Geometry.js";
 
+/** Most direction markers one path may have (path length / marker spacing): beyond it the mesh is refused. */
+export const MAX_PATH_MARKERS = 65536;
+
 /** Sides of the tube and of the markers' cones. */
 const SIDES = 8;
 /** Marker cone size in tube widths. */
@@ -20,7 +23,8 @@ export interface PathGeometrySpec {
  * The geometry of a displayed path (world space, per-vertex colour): a closed tube of `SIDES` sides through
  * the waypoints (one ring per waypoint, oriented along the mean of its segments) and an arrowhead cone every
  * `marker_spacing` along the arc length (the first half a spacing in), its base `MARKER_RADIUS` widths
- * across, pointing `MARKER_LENGTH` widths along its segment. Waypoints closer than 1e-6 are merged.
+ * across, pointing `MARKER_LENGTH` widths along its segment. Waypoints closer than 1e-6 are merged. More than
+ * `MAX_PATH_MARKERS` markers throw.
  */
 export function make_path_geometry(spec: PathGeometrySpec): Geometry {
     const { waypoints, width, marker_spacing } = spec;
@@ -43,6 +47,11 @@ export function make_path_geometry(spec: PathGeometrySpec): Geometry {
         directions.push(dx / l, dy / l, dz / l);
         lengths.push(l);
         total += l;
+    }
+    if (total / marker_spacing > MAX_PATH_MARKERS) {
+        throw new RangeError(
+            `make_path_geometry: a path ${total} long with a marker every ${marker_spacing} needs more than ${MAX_PATH_MARKERS} markers; space them wider`,
+        );
     }
     const markers: { at: number[]; dir: number[] }[] = [];
     if (count >= 2) {

@@ -1,3 +1,4 @@
+import { TransformDescriptor } from "../../engine/components/TransformDescriptor.js";
 import { define_component, shortest_float32 } from "../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../engine/level/Field.js";
 import { Terrain, TERRAIN_DEFAULTS, TERRAIN_MAX_RESOLUTION } from "./Terrain.js";
@@ -9,6 +10,7 @@ import { Terrain, TERRAIN_DEFAULTS, TERRAIN_MAX_RESOLUTION } from "./Terrain.js"
 export const TerrainDescriptor = define_component({
     name: "Terrain",
     component: Terrain,
+    requires: [TransformDescriptor],
     description: "A heightmap terrain centred on the entity's Transform, drawn into the G-buffer by TerrainSystem",
     fields: {
         size: Field.number({ default: TERRAIN_DEFAULTS.size, exclusive_minimum: 0, description: "world units across (x and z)" }),
@@ -20,7 +22,7 @@ export const TerrainDescriptor = define_component({
         sand_level: Field.number({ default: TERRAIN_DEFAULTS.sand_level, description: "below this fraction of height_scale: sand" }),
         snow_level: Field.number({ default: TERRAIN_DEFAULTS.snow_level, description: "above this fraction of height_scale: snow" }),
         rock_slope: Field.number({ default: TERRAIN_DEFAULTS.rock_slope, description: "slope (1 - normal.y) from which the ground is rock" }),
-        heights: Field.array(Field.number(), {
+        heights: Field.array(Field.number({ float32: true }), {
             optional: true,
             description: "resolution * resolution heights in units of height_scale, row by row along +x; absent: generated",
         }),

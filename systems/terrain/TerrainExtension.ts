@@ -4,7 +4,7 @@ import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphRes
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
 import { GBufferTextures } from "../../shade/renderer/extension/GBufferTextures.js";
-import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
 import { GBUFFER_FORMATS } from "../../shade/renderer/steps/GBufferStep.js";
@@ -12,8 +12,8 @@ import type { TerrainDraw, TerrainGPU } from "./TerrainDraw.js";
 import { TERRAIN_VERTEX_FLOATS } from "./TerrainGrid.js";
 import { TERRAIN_WGSL } from "./terrain.wgsl.js";
 
-/** What the extension draws: the system's terrains. */
-export interface TerrainSource {
+/** What the extension draws: the system's terrains; the owner named in errors. */
+export interface TerrainSource extends RenderExtensionOwner {
     readonly draws: readonly TerrainDraw[];
 }
 
@@ -52,7 +52,7 @@ export class TerrainExtension extends RenderExtension {
     readonly #descriptor: GPURenderPassDescriptor = { label: "terrain / draw", colorAttachments: this.#colors };
 
     constructor(source: TerrainSource) {
-        super();
+        super(source);
         this.#source = source;
         this.#execute = (data, resources, execution) => this.#encode(data, resources, execution);
     }

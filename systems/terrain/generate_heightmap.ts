@@ -54,13 +54,16 @@ export function generate_heightmap(resolution: number, seed: number, octaves: nu
                 f *= 2;
             }
             out[j * resolution + i] = value;
-            if (value < min) min = value;
-            if (value > max) max = value;
+            // the range of the stored (float32) values: a double's min could lie above its own rounded sample,
+            // and a t below 0 would make pow(t, 1.5) NaN (a hole in the ground)
+            const stored = out[j * resolution + i];
+            if (stored < min) min = stored;
+            if (stored > max) max = stored;
         }
     }
     const range = max - min;
     for (let k = 0; k < out.length; k++) {
-        const t = range > 0 ? (out[k] - min) / range : 0;
+        const t = range > 0 ? Math.min(Math.max((out[k] - min) / range, 0), 1) : 0;
         out[k] = Math.pow(t, 1.5);
     }
     return out;

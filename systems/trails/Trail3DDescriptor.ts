@@ -1,3 +1,4 @@
+import { TransformDescriptor } from "../../engine/components/TransformDescriptor.js";
 import { define_component } from "../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../engine/level/Field.js";
 import { Trail3D, TRAIL3D_DEFAULTS } from "./Trail3D.js";
@@ -8,6 +9,7 @@ const rgba = (c: readonly number[]): [number, number, number, number] => [c[0], 
 export const Trail3DDescriptor = define_component({
     name: "Trail3D",
     component: Trail3D,
+    requires: [TransformDescriptor],
     description: "A camera-facing ribbon behind the moving entity (needs Transform), drawn by Trail3DSystem",
     fields: {
         max_age: Field.number({ default: TRAIL3D_DEFAULTS.max_age, exclusive_minimum: 0, description: "seconds a point of the trail lives" }),

@@ -3,7 +3,7 @@ import type { FrameGraphHandle } from "../../shade/device/graph/FrameGraphHandle
 import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
 import type { FrameContext } from "../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
-import { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
 import { ViewTextures } from "../../shade/renderer/extension/ViewTextures.js";
 import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
@@ -17,8 +17,8 @@ import {
     TRAIL_SCATTER_WGSL,
 } from "./trail.wgsl.js";
 
-/** What the extension draws: the system's pool and clock. */
-export interface TrailSource {
+/** What the extension draws: the system's pool and clock; the owner named in errors. */
+export interface TrailSource extends RenderExtensionOwner {
     readonly pool: TrailPool;
     /** Seconds on the trails' clock (the time stamps of the points). */
     readonly now: number;
@@ -103,7 +103,7 @@ export class Trail3DExtension extends RenderExtension {
     readonly #compute_descriptor: GPUComputePassDescriptor = { label: "trails / scatter" };
 
     constructor(source: TrailSource) {
-        super();
+        super(source);
         this.#source = source;
         this.#execute_update = (_data, _resources, execution) => this.#encode_update(execution);
         this.#execute_draw = (data, resources, execution) => this.#encode_draw(data, resources, execution);

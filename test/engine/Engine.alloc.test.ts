@@ -57,6 +57,14 @@ class EmptySystem extends System {
     readonly name = "empty";
 }
 
+/** Throws on every update: suspended at the first tick. */
+class FailingSystem extends System {
+    readonly name = "failing";
+    override update(): void {
+        throw new Error("broken");
+    }
+}
+
 describe("Engine.tick allocation", () => {
     it("after warm-up, a tick through three systems allocates nothing", async () => {
         const engine = new Engine();
@@ -67,6 +75,22 @@ describe("Engine.tick allocation", () => {
         const frame = (): void => engine.tick(1 / 60);
         await warm_up(frame);
         const { medians } = await steady_bytes_per_frame([frame], { window: 500, accept: ([b]) => b === 0 });
+        expect(sum.total).toBeGreaterThan(0);
+        expect(medians[0]).toBe(0);
+    });
+
+    it("with a suspended system among them, a tick allocates nothing once the failure was reported", async () => {
+        const errors: Error[] = [];
+        const engine = new Engine({ on_error: (e) => errors.push(e) });
+        await engine.add_system(new MoveSystem());
+        const failing = await engine.add_system(new FailingSystem());
+        const sum = await engine.add_system(new SumSystem());
+        for (let i = 0; i < 100; i++) engine.entityManager.add_component(engine.entityManager.create_entity(), Transform);
+        const frame = (): void => engine.tick(1 / 60);
+        await warm_up(frame);
+        const { medians } = await steady_bytes_per_frame([frame], { window: 500, accept: ([b]) => b === 0 });
+        expect(errors.length).toBe(1);
+        expect(engine.is_suspended(failing)).toBe(true);
         expect(sum.total).toBeGreaterThan(0);
         expect(medians[0]).toBe(0);
     });

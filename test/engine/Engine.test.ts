@@ -142,8 +142,9 @@ describe("Engine lifecycle", () => {
         expect(engine.systems).toEqual([]);
     });
 
-    it("tick refuses a bad dt and a re-entrant call", async () => {
-        const engine = new Engine();
+    it("tick refuses a bad dt; a re-entrant call from a system's update is that system's failure", async () => {
+        const errors: Error[] = [];
+        const engine = new Engine({ on_error: (e) => errors.push(e) });
         expect(() => engine.tick(Number.NaN)).toThrow("Engine.update: dt must be a finite number of seconds >= 0, got NaN");
         expect(() => engine.tick(-1)).toThrow("got -1");
         class Reentrant extends System {
@@ -152,8 +153,12 @@ describe("Engine lifecycle", () => {
                 engine.tick(0);
             }
         }
-        await engine.add_system(new Reentrant());
-        expect(() => engine.tick(0)).toThrow("Engine.update: called from inside a system's update (re-entrant tick)");
+        const reentrant = await engine.add_system(new Reentrant());
+        engine.tick(0);
+        expect(errors.map((e) => e.message)).toEqual([
+            "System 'reentrant' failed in update: Engine.update: called from inside a system's update (re-entrant tick); it is suspended until engine.retry_systems()",
+        ]);
+        expect(engine.is_suspended(reentrant)).toBe(true);
         await engine.shutdown();
         engine.tick(0);
     });
@@ -215,16 +220,13 @@ describe("Engine.run (fake requestAnimationFrame)", () => {
         expect(engine.running).toBe(false);
     });
 
-    it("a frame that throws stops the loop and the error propagates", async () => {
+    it("a frame that throws outside the systems (the renderer refusing a misuse) stops the loop and the error propagates", async () => {
         const frames = new FakeFrames();
         const engine = new Engine({ request_frame: frames.request_frame, cancel_frame: frames.cancel_frame });
-        class Boom extends System {
-            readonly name = "boom";
-            override update(): void {
-                throw new Error("boom");
-            }
-        }
-        await engine.add_system(new Boom());
+        // FAKE render step: a stopped graphics engine draws nothing, so the misuse is simulated here
+        engine.graphics.render = () => {
+            throw new Error("boom");
+        };
         engine.run();
         expect(() => frames.fire(0)).toThrow("boom");
         expect(engine.running).toBe(false);

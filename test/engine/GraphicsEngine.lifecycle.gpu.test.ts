@@ -341,7 +341,7 @@ describe("GraphicsEngine lifecycle", () => {
         expect(engine.render()).toBe(true); // the frame is drawn without the misbehaving extension
         expect(errors.map((e) => e.message)).toEqual(["Render extension 'probe' failed to record at AfterTransparency"]);
         expect((errors[0].cause as Error).message).toBe(
-            "Renderer.render_frame: render() called re-entrantly from inside render extension 'probe'.record; a frame cannot start while another is recording",
+            "Renderer.render_frame: render() called re-entrantly from inside render extension 'probe', in its record; a frame cannot start while another is recording",
         );
         expect(engine.render()).toBe(true);
         expect(probe.records).toBe(1); // suspended until a retry

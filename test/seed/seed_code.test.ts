@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
 import { RenderExtensionRegistry } from "../../shade/renderer/extension/RenderExtensionRegistry.js";
-import { DecalExtension, MarkerExtension, TerrainExtension, VisibilityGrid } from "./seed_code.js";
+import { Engine } from "../../engine/Engine.js";
+import { DecalExtension, MarkerExtension, MarkerSystem, TerrainExtension, VisibilityGrid } from "./seed_code.js";
 
 describe("the seed's code, pasted as it stands (device-independent)", () => {
     it("DecalExtension's after = [TerrainExtension] orders terrain, decals although decals sorts first by name", () => {
@@ -36,5 +37,16 @@ describe("the seed's code, pasted as it stands (device-independent)", () => {
         expect(markers.phase).toBe(FramePhase.AfterTransparency);
         expect(VisibilityGrid.is_present_at(FramePhase.Overlay)).toBe(true);
         markers.destroy();
+    });
+
+    it("the system's startup registers new MarkerExtension(this): describe() names the system as its owner; shutdown removes it", async () => {
+        const engine = new Engine();
+        const system = await engine.add_system(new MarkerSystem(engine.graphics));
+        expect(system.extension?.owner).toBe(system);
+        const listed = engine.graphics.describe().phases[FramePhase.AfterTransparency].extensions;
+        expect(listed.map((e) => [e.name, e.class, e.owner])).toEqual([["markers", "MarkerExtension", "MarkerSystem"]]);
+        await engine.remove_system(system);
+        expect(engine.graphics.extension_count(FramePhase.AfterTransparency)).toBe(0);
+        expect(system.extension).toBe(null);
     });
 });

@@ -1,5 +1,6 @@
-// The seed's code, pasted as it stands: the minimal MarkerExtension, the VisibilityGrid record and the
-// DecalExtension ordering declaration. Only the import prefix changed and TypeScript types were added; no
+// The seed's code, pasted as it stands: the minimal MarkerExtension, the VisibilityGrid record, the
+// DecalExtension ordering declaration and the startup/shutdown every rendering system has (in MarkerSystem, whose
+// class around the two methods is ours: the seed shows the methods only). Only the import prefix changed and TypeScript types were added; no
 // `override`, no renamed members. This file type-checking under `npm run typecheck` is the test that the seed's
 // code works as written; test/seed/seed_code.test.ts runs it on the real Renderer.
 import { FrameRecord } from "../../shade/renderer/extension/FrameRecord.js";
@@ -12,6 +13,9 @@ import type { Geometry } from "../../shade/renderer/geometry/Geometry.js";
 import { GPUDynamicMeshRenderer } from "../../shade/renderer/dynamic/GPUDynamicMeshRenderer.js";
 import { DynamicMesh } from "../../shade/renderer/scene/DynamicMesh.js";
 import { DynamicMeshBatch } from "../../shade/renderer/scene/DynamicMeshBatch.js";
+import type { EntityManager } from "../../engine/EntityManager.js";
+import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
+import { System } from "../../engine/System.js";
 
 export class MarkerExtension extends RenderExtension {
     name = "markers";
@@ -89,4 +93,34 @@ export class DecalExtension extends RenderExtension {
 
     after = [TerrainExtension];   // classes, not instances
     before = [];
+}
+
+/** The seed's system shape: `startup` registers the extension it owns (passing itself), `shutdown` removes it. */
+export class MarkerSystem extends System {
+    readonly name = "MarkerSystem";
+
+    readonly #graphics: GraphicsEngine;
+
+    #extension: MarkerExtension | null = null;
+
+    constructor(graphics: GraphicsEngine) {
+        super();
+        this.#graphics = graphics;
+    }
+
+    get extension(): MarkerExtension | null {
+        return this.#extension;
+    }
+
+    async startup(entityManager: EntityManager) {
+        this.#extension = this.#graphics.add_extension(new MarkerExtension(this));
+    }
+
+    async shutdown(entityManager: EntityManager) {
+        if (this.#extension !== null) {
+            this.#graphics.remove_extension(this.#extension);
+
+            this.#extension = null;
+        }
+    }
 }

@@ -155,7 +155,7 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
     ];
     await graphics.start();
     for (const system of systems) await engine.add_system(system);
-    load_level(engine, { entities: [{ Terrain: { size: 24, resolution: 17 } }] });
+    load_level(engine, { entities: [{ Transform: {}, Terrain: { size: 24, resolution: 17 } }] });
 
     const churn = Array.from({ length: 4 }, (_, i) => new ChurnBand(i));
     let churn_current: ChurnBand | null = null;

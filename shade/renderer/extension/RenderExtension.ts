@@ -1,9 +1,19 @@
 import type { FrameContext } from "./FrameContext.js";
 import type { FramePhase } from "./FramePhase.js";
 import type { FrameProductClass } from "../products/FrameProduct.js";
+import { extension_label } from "./extension_label.js";
 
 /** A class of render extension, as `after` and `before` name them. */
 export type RenderExtensionClass = abstract new (...args: never[]) => RenderExtension;
+
+/**
+ * Who registered an extension: a game system, usually (`new MarkerExtension(this)` in its `startup`). Typed by
+ * shape, so that the renderer knows nothing of the engine; its `name` is shown by `describe()`, the inspector
+ * and every `RenderExtensionError`.
+ */
+export interface RenderExtensionOwner {
+    readonly name: string;
+}
 
 /**
  * Work that records into the frame graph when its phase comes round. Declare `name`, `phase` and,
@@ -15,6 +25,8 @@ export type RenderExtensionClass = abstract new (...args: never[]) => RenderExte
  * and methods without `override`, a class that only declares its order) type-checks as it stands.
  */
 export class RenderExtension {
+    /** Who owns the extension (the system that passed itself to the constructor), or null. */
+    readonly owner: RenderExtensionOwner | null;
     /** Names the extension in errors, graph scopes, GPU debug groups and the dump; unique within its phase. */
     declare name: string;
     declare phase: FramePhase;
@@ -28,10 +40,15 @@ export class RenderExtension {
      */
     requires: readonly FrameProductClass[] = [];
 
+    /** `owner`: what registers the extension, named beside it in errors and `describe()` (the seed passes `this`). */
+    constructor(owner: RenderExtensionOwner | null = null) {
+        this.owner = owner;
+    }
+
     /** Records this frame's work; exchanges everything with the frame through its records. */
     record(frame: FrameContext): void {
         void frame;
-        throw new Error(`render extension '${this.name}' (${this.constructor.name}) does not implement record(frame)`);
+        throw new Error(`render extension ${extension_label(this)} (${this.constructor.name}) does not implement record(frame)`);
     }
 
     /** Releases what the extension owns. Not called by registration; the owner calls it. */

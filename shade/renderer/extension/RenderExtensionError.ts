@@ -1,4 +1,5 @@
 import { frame_phase_name, type FramePhase } from "./FramePhase.js";
+import { extension_label } from "./extension_label.js";
 import type { RenderExtension } from "./RenderExtension.js";
 
 /** How an extension failed: while recording, while one of its passes executed, or in GPU validation. */
@@ -6,7 +7,8 @@ export type RenderExtensionFailure = "record" | "execute" | "validation";
 
 /**
  * One extension's failure, as the renderer reports it (once) before dropping that extension's work and drawing
- * the rest of the frame. The original error is on `cause`.
+ * the rest of the frame. The message names the extension and its owner ("Render extension 'fog of war'
+ * (FogOfWarSystem) failed to record at AfterTransparency"); the original error is on `cause`.
  */
 export class RenderExtensionError extends Error {
     readonly extension: RenderExtension;
@@ -23,7 +25,7 @@ export class RenderExtensionError extends Error {
                 : failure === "execute"
                   ? `failed to execute pass '${pass}' at ${where}`
                   : `failed GPU validation${pass !== null ? ` in pass '${pass}'` : ""} at ${where}`;
-        super(`Render extension '${extension.name}' ${what}${detail}`, { cause });
+        super(`Render extension ${extension_label(extension)} ${what}${detail}`, { cause });
         this.name = "RenderExtensionError";
         this.extension = extension;
         this.phase = phase;

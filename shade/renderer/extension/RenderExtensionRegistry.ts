@@ -5,6 +5,7 @@ import { FrameGraphMark } from "../../device/graph/FrameGraphMark.js";
 import { RenderExtension } from "./RenderExtension.js";
 import { RenderExtensionError } from "./RenderExtensionError.js";
 import { resolve_extension_order } from "./resolve_extension_order.js";
+import { extension_label } from "./extension_label.js";
 import { is_frame_product_class } from "../products/FrameProduct.js";
 import { phases_carrying } from "./FrameRecord.js";
 
@@ -16,6 +17,8 @@ export interface RenderPipelineDescription {
         readonly extensions: readonly {
             readonly name: string;
             readonly class: string;
+            /** The owner's name (the system that registered it), or null. */
+            readonly owner: string | null;
             readonly position: number;
             /** Which constraints put it where it is (or that none did and name order decided). */
             readonly placed_by: readonly string[];
@@ -55,7 +58,7 @@ export class RenderExtensionRegistry {
         validate_extension(extension);
         this.#checked_requires.set(extension, extension.requires);
         if (this.has(extension)) {
-            throw new Error(`add_extension: render extension '${extension.name}' is already registered`);
+            throw new Error(`add_extension: render extension ${extension_label(extension)} is already registered`);
         }
         const list = this.#phases[extension.phase];
         const namesake = list.find((e) => e.name === extension.name);
@@ -63,7 +66,7 @@ export class RenderExtensionRegistry {
             // ties are broken by name: two of one name would be ordered by registration, which names exist to prevent
             throw new Error(
                 `add_extension: ${frame_phase_name(extension.phase)} already has a render extension named '${extension.name}' ` +
-                    `(${namesake.constructor.name}); names order the extensions of a phase and must be unique there - rename one`,
+                    `(${namesake.constructor.name}${namesake.owner !== null ? ` of ${namesake.owner.name}` : ""}); names order the extensions of a phase and must be unique there - rename one`,
             );
         }
         let resolved;
@@ -71,7 +74,7 @@ export class RenderExtensionRegistry {
             resolved = resolve_extension_order([...list, extension]);
         } catch (error) {
             throw new Error(
-                `add_extension('${extension.name}') at ${frame_phase_name(extension.phase)} closes an ${(error as Error).message}; ` +
+                `add_extension(${extension_label(extension)}) at ${frame_phase_name(extension.phase)} closes an ${(error as Error).message}; ` +
                     `the registry is unchanged`,
             );
         }
@@ -241,6 +244,7 @@ export class RenderExtensionRegistry {
                 extensions: this.#phases[phase].map((e, position) => ({
                     name: e.name,
                     class: e.constructor.name,
+                    owner: e.owner?.name ?? null,
                     position,
                     placed_by: [...(this.#placed_by.get(e) ?? [])],
                 })),
@@ -258,7 +262,7 @@ export class RenderExtensionRegistry {
     #expect_not_recording(verb: string, extension: RenderExtension): void {
         if (this.#recording !== null) {
             throw new Error(
-                `${verb}('${extension?.name}') called while render extension '${this.#recording.name}' records at ` +
+                `${verb}(${extension_label(extension)}) called while render extension ${extension_label(this.#recording)} records at ` +
                     `${frame_phase_name(this.#recording_phase)}; extensions cannot be registered or removed from inside record - ` +
                     `do it in a system's startup/shutdown`,
             );
@@ -274,8 +278,12 @@ function validate_extension(extension: RenderExtension): void {
     if (typeof extension.name !== "string" || extension.name.length === 0) {
         throw new TypeError(`add_extension: ${label} has no name; give it a non-empty name field`);
     }
+    const owner: unknown = extension.owner;
+    if (owner !== null && !(typeof owner === "object" && typeof (owner as { name?: unknown }).name === "string")) {
+        throw new TypeError(`add_extension: render extension '${extension.name}' has owner ${String(owner)}; an owner is null or an object with a string name (a system)`);
+    }
     if (!(Number.isInteger(extension.phase) && extension.phase >= FramePhase.FrameStart && extension.phase <= FramePhase.Overlay)) {
-        throw new TypeError(`add_extension: render extension '${extension.name}' has phase ${String(extension.phase)}, which is not a FramePhase`);
+        throw new TypeError(`add_extension: render extension ${extension_label(extension)} has phase ${String(extension.phase)}, which is not a FramePhase`);
     }
     for (const field of ["after", "before"] as const) {
         const list = extension[field];
@@ -296,7 +304,7 @@ function validate_extension(extension: RenderExtension): void {
     }
     validate_requires(extension, "add_extension: render extension");
     if (typeof extension.record !== "function" || extension.record === RenderExtension.prototype.record) {
-        throw new TypeError(`add_extension: render extension '${extension.name}' has no record(frame) method`);
+        throw new TypeError(`add_extension: render extension ${extension_label(extension)} has no record(frame) method`);
     }
 }
 
@@ -316,7 +324,7 @@ function validate_requires(extension: RenderExtension, prefix: string): void {
         }
         if (!product.is_present_at(extension.phase)) {
             throw new TypeError(
-                `${prefix} '${extension.name}' requires ${product.name} at ${frame_phase_name(extension.phase)}, ` +
+                `${prefix} ${extension_label(extension)} requires ${product.name} at ${frame_phase_name(extension.phase)}, ` +
                     `but ${product.name} is made only at ${phases_carrying(product)}`,
             );
         }

@@ -1,8 +1,9 @@
 // A generator of malformed level files, driven by the level schema of the registered components so that every
 // case is invalid by construction (device-independent). Each case starts from a valid level of a few entities
-// (each component with its schema defaults) and breaks it once.
+// (each component with its schema defaults, beside the components it requires) and breaks it once.
 import type { TSchema } from "@sinclair/typebox";
 import type { JsonPathSegment } from "../../../engine/level/json_path.js";
+import { get_at, set_at } from "./json_path_walk.js";
 
 export type FuzzKind =
     | "wrong type"
@@ -23,7 +24,10 @@ export type FuzzKind =
     | "bad root"
     | "bad entity"
     | "bad version"
-    | "cross-field";
+    | "cross-field"
+    | "missing requirement"
+    | "beyond storage"
+    | "beyond a system limit";
 
 export interface FuzzCase {
     readonly index: number;
@@ -113,6 +117,12 @@ export class LevelFuzzer {
                 const [name, schema] = this.#pick(this.#components);
                 entity[name] = this.#full_value(schema);
             }
+            // what the chosen components require (the entity schema's `dependencies`)
+            for (const name of Object.keys(entity)) {
+                for (const required of this.#requires(name)) {
+                    if (entity[required] === undefined) entity[required] = this.#full_value(this.#component(required));
+                }
+            }
             entities.push(entity);
         }
         return { entities };
@@ -125,7 +135,8 @@ export class LevelFuzzer {
             "wrong type", "wrong type", "wrong type", "out of range", "out of range", "array length", "array length",
             "missing field", "unknown component", "unknown field", "unknown root key", "NaN", "NaN", "deep nesting",
             "truncated JSON", "truncated JSON", "truncated JSON", "trailing garbage", "infinity literal", "bad root",
-            "bad entity", "bad version", "deep nesting text", "cross-field",
+            "bad entity", "bad version", "deep nesting text", "cross-field", "missing requirement", "beyond storage",
+            "beyond a system limit",
         ];
         // the big ones are rarer: they cost milliseconds each
         const r = this.#random();
@@ -268,6 +279,51 @@ export class LevelFuzzer {
                 this.#pick(level.entities)[name] = structuredClone(values);
                 return at(`${name} ${JSON.stringify(values)}`, level);
             }
+            case "missing requirement": {
+                // a component without one it requires: taken away, or a dependent added to an entity without it
+                const dependents = this.#components.map(([name]) => name).filter((name) => this.#requires(name).length > 0);
+                if (dependents.length === 0) return null;
+                const i = this.#int(level.entities.length);
+                const entity = level.entities[i];
+                const present = Object.keys(entity).filter((key) => dependents.includes(key));
+                if (present.length > 0 && this.#random() < 0.5) {
+                    const name = this.#pick(present);
+                    const required = this.#pick(this.#requires(name));
+                    for (const other of Object.keys(entity)) if (this.#requires(other).includes(required)) delete entity[other];
+                    entity[name] = this.#full_value(this.#component(name));
+                    delete entity[required];
+                    return at(`entities[${i}].${name} without ${required}`, level);
+                }
+                const name = this.#pick(dependents);
+                const bare: Record<string, unknown> = { [name]: this.#full_value(this.#component(name)) };
+                level.entities.push(bare);
+                return at(`a lone ${name}`, level);
+            }
+            case "beyond storage": {
+                // a number every component stores in a Float32Array or an integer array: past what it holds
+                const candidates = sites.filter((s) => (s.schema.type === "number" || s.schema.type === "integer") && s.schema.maximum === undefined);
+                if (candidates.length === 0) return null;
+                const site = this.#pick(candidates);
+                const value = site.schema.type === "integer" ? this.#pick([2 ** 32, 2 ** 53, 1e39]) : this.#pick([1e39, -1e39, 3.5e38]);
+                set_at(level, site.path, value);
+                return at(`${JSON.stringify(site.path)} = ${value}`, level);
+            }
+            case "beyond a system limit": {
+                // within the schema, beyond what the fuzz engine's systems serve (their default options)
+                const known: [string, Record<string, unknown>][] = [
+                    ["FogRevealer", { team: 4 + this.#int(12) }],
+                    ["FogRevealer", { radius: this.#pick([2 ** 32, 1e9, 1e30]) }],
+                    ["Decal", { frame: 8 + this.#int(1000) }],
+                ];
+                const names = new Set(this.#components.map(([name]) => name));
+                const usable = known.filter(([name]) => names.has(name));
+                if (usable.length === 0) return null;
+                const [name, values] = this.#pick(usable);
+                const entity = this.#pick(level.entities);
+                entity[name] = { ...this.#full_value(this.#component(name)), ...values };
+                for (const required of this.#requires(name)) if (entity[required] === undefined) entity[required] = this.#full_value(this.#component(required));
+                return at(`${name} ${JSON.stringify(values)}`, level);
+            }
             case "bad version":
                 return at("version", { version: this.#pick([0, 2, "1", null, 1.5]), ...level });
         }
@@ -291,6 +347,15 @@ export class LevelFuzzer {
         };
         for (let i = 0; i < level.entities.length; i++) walk(level.entities[i], this.#entity, ["entities", i]);
         return sites;
+    }
+
+    /** The components `name` requires (the entity schema's `dependencies`). */
+    #requires(name: string): string[] {
+        return ((this.#entity.dependencies ?? {}) as Record<string, string[]>)[name] ?? [];
+    }
+
+    #component(name: string): Schema {
+        return (this.#entity.properties as Record<string, Schema>)[name];
     }
 
     /** A component value with every field present (defaults, or plain valid values). */
@@ -340,41 +405,4 @@ function out_of_range(schema: Schema): unknown {
     if ("const" in schema) return typeof schema.const === "number" ? schema.const + 1 : `${String(schema.const)}!`;
     if (Array.isArray(schema.anyOf)) return "none of them";
     return undefined;
-}
-
-export function get_at(root: unknown, path: readonly JsonPathSegment[]): unknown {
-    let node = root;
-    for (const segment of path) node = (node as Record<string | number, unknown>)[segment];
-    return node;
-}
-
-function set_at(root: unknown, path: readonly JsonPathSegment[], value: unknown): void {
-    const parent = get_at(root, path.slice(0, -1)) as Record<string | number, unknown>;
-    parent[path[path.length - 1]] = value;
-}
-
-/** `entities[3].Trail3D.width` or `a["b c"]` back into segments. */
-export function parse_json_path(path: string): JsonPathSegment[] {
-    const segments: JsonPathSegment[] = [];
-    const pattern = /(?:^|\.)([A-Za-z_$][A-Za-z0-9_$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;
-    let match: RegExpExecArray | null;
-    let end = 0;
-    while ((match = pattern.exec(path)) !== null) {
-        end = pattern.lastIndex;
-        if (match[1] !== undefined) segments.push(match[1]);
-        else if (match[2] !== undefined) segments.push(Number(match[2]));
-        else segments.push(JSON.parse(match[3]) as string);
-    }
-    if (end !== path.length) throw new Error(`not a JSON path: ${JSON.stringify(path)} (stopped at ${end})`);
-    return segments;
-}
-
-/** How much of `path` resolves in `root`: the number of leading segments that name something there. */
-export function resolved_depth(root: unknown, path: readonly JsonPathSegment[]): number {
-    let node = root;
-    for (let i = 0; i < path.length; i++) {
-        if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, path[i])) return i;
-        node = (node as Record<string | number, unknown>)[path[i]];
-    }
-    return path.length;
 }

@@ -299,6 +299,23 @@ describe("load_level / save_level: round trip", () => {
         expect(save_level(again)).toEqual(saved);
     });
 
+    it("a bare entity (no name, no component with a descriptor) is left out of the save, not written as {}", () => {
+        const engine = engine_with_trails();
+        const em = engine.entityManager;
+        // dirty input: bare entities in the level, between and after named ones
+        load_level(engine, e([{}, { name: "a" }, {}, { Transform: {} }, {}]));
+        // and from code: a bare entity, and one whose only component has no descriptor
+        em.create_entity();
+        const untracked = { hp: new Float32Array(MAX_ENTITIES) };
+        em.add_component(em.create_entity(), untracked);
+        const saved = save_level(engine);
+        expect(saved.entities).toEqual([{ name: "a" }, { Transform: { position: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] } }]);
+        // and the save loads back to itself
+        const again = engine_with_trails();
+        load_level(again, JSON.parse(JSON.stringify(saved)));
+        expect(save_level(again)).toEqual(saved);
+    });
+
     it("a system's on_add observer sees the level's values, not the defaults", () => {
         const engine = engine_with_trails();
         const seen: [number, string | undefined][] = [];

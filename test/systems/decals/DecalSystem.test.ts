@@ -31,6 +31,7 @@ function solid_atlas(): DecalAtlas {
 
 function flat_terrain(engine: Engine, heights?: Float32Array, n = 9): number {
     const eid = engine.entityManager.create_entity();
+    engine.entityManager.add_component(eid, Transform);
     engine.entityManager.add_component(eid, Terrain);
     Terrain.write(eid, { size: 16, resolution: n, height_scale: 1, heights: heights ?? new Float32Array(n * n), sand_level: -1, snow_level: 2, rock_slope: 2 });
     return eid;
@@ -218,6 +219,53 @@ describe("DecalSystem (Dawn)", () => {
         expect(f.errors).toEqual([]);
     });
 
+    it("a decal's rotation turns its mark about the projection axis the right way round (pixels), composed after the Transform's", async () => {
+        // one frame, opaque only in its quadrant of local +x (u > 1/2) and local +z (v > 1/2, the lower rows)
+        const pixels = new Uint8Array(4 * 4 * 4);
+        for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) pixels.set([255, 255, 255, x >= 2 && y >= 2 ? 255 : 0], (y * 4 + x) * 4);
+        const { f, decals } = await ground_with_decals(new DecalAtlas(1, 1, 4, pixels));
+        flat_terrain(f.engine);
+        // a second decal far off, unrotated, so that a rotation applied to every decal or to the wrong one shows
+        const other = add_decal(f.engine, [-5, 0, 5], [2, 2, 2]);
+        const eid = add_decal(f.engine, [0, 0, 0], [4, 2, 4]);
+        const up_y = (angle: number): number[] => Array.from(quat.setAxisAngle(quat.create(), [0, 1, 0], angle));
+        /** Which of the four quadrants around the origin (world x, z = +-1) are painted. */
+        const quadrants = async (name: string): Promise<string[]> => {
+            f.engine.tick(DT);
+            const albedo = await f.capture.read("albedo");
+            write_readback_png(albedo, `decal_rotation_${name}`);
+            const painted: string[] = [];
+            for (const [x, z] of [[1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+                const p = pixel_at(albedo, ...f.project([x, 0, z]));
+                if (p[0] > p[1] + 80) painted.push(`${x > 0 ? "+x" : "-x"}${z > 0 ? "+z" : "-z"}`);
+            }
+            // the other decal's mark stays at its own +x +z quadrant
+            const q = pixel_at(albedo, ...f.project([-4.5, 0, 5.5]));
+            expect(q[0], `${name}: the other decal`).toBeGreaterThan(q[1] + 80);
+            return painted;
+        };
+        // unturned: the frame's +x +z quadrant lies at world +x +z
+        expect(await quadrants("none")).toEqual(["+x+z"]);
+        // a quarter turn about +y (right-handed): local +x goes to world -z, local +z to world +x
+        Decal.rotation[eid] = Math.PI / 2;
+        expect(await quadrants("quarter")).toEqual(["+x-z"]);
+        Decal.rotation[eid] = -Math.PI / 2;
+        expect(await quadrants("minus_quarter")).toEqual(["-x+z"]);
+        Decal.rotation[eid] = Math.PI;
+        expect(await quadrants("half")).toEqual(["-x-z"]);
+        // the Transform's turn first, then the decal's own: a quarter each way is no turn at all
+        Transform.rotation.set(up_y(Math.PI / 2), eid * 4);
+        Decal.rotation[eid] = -Math.PI / 2;
+        expect(await quadrants("cancelled")).toEqual(["+x+z"]);
+        // the Transform's alone turns it the same way as the decal's
+        Decal.rotation[eid] = 0;
+        expect(await quadrants("transform_quarter")).toEqual(["+x-z"]);
+        expect(decals.decal_count).toBe(2);
+        expect(other).not.toBe(eid);
+        await f.engine.shutdown();
+        expect(f.errors).toEqual([]);
+    });
+
     it("startup registers 'decals' at AfterGBuffer and the Decal descriptor; shutdown puts extension_count back", async () => {
         const f = await start_ground();
         const before = f.engine.graphics.extension_count(FramePhase.AfterGBuffer);
@@ -236,10 +284,15 @@ describe("DecalSystem (Dawn)", () => {
         expect(f.errors).toEqual([]);
     });
 
-    it("a frame past the atlas is refused with the entity named", async () => {
+    it("a frame past the atlas written by code is reported naming the system and the entity, and the system suspended", async () => {
         const { f } = await ground_with_decals();
         const eid = add_decal(f.engine, [0, 0, 0], [1, 1, 1], { frame: 2 });
-        expect(() => f.engine.tick(DT)).toThrow(`entity ${eid}'s Decal.frame is 2; the atlas has 2 frames`);
+        expect(() => f.engine.tick(DT)).not.toThrow();
+        expect(f.errors.map((e) => e.message)).toEqual([
+            `System 'DecalSystem' failed in update: DecalSystem: entity ${eid}'s Decal.frame is 2; the atlas has 2 frames (0..1); it is suspended until engine.retry_systems()`,
+        ]);
+        const decals = f.engine.systems.find((s) => s.name === "DecalSystem")!;
+        expect(f.engine.is_suspended(decals)).toBe(true);
         await f.engine.shutdown();
     });
 });

@@ -98,6 +98,7 @@ const DECALS = 1000;
 async function populate(engine: Engine): Promise<number[]> {
     const em = engine.entityManager;
     const ground = em.create_entity();
+    em.add_component(ground, Transform);
     em.add_component(ground, Terrain);
     Terrain.write(ground, { size: 64, resolution: 33 });
     const eids: number[] = [];

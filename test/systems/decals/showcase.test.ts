@@ -53,6 +53,7 @@ describe("terrain with decals (Dawn)", () => {
         await engine.add_system(new DecalSystem(engine.graphics));
         const em = engine.entityManager;
         const ground = em.create_entity();
+        em.add_component(ground, Transform);
         em.add_component(ground, Terrain);
         Terrain.write(ground, { size: 40, resolution: 129, height_scale: 7, seed: 11, frequency: 2.5, sand_level: 0.08, snow_level: 0.8, rock_slope: 0.3 });
         engine.update(0);

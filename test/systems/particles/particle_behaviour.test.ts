@@ -138,6 +138,41 @@ describe("GPU particles (Dawn)", () => {
         await scene.close();
     });
 
+    it("a particle lives exactly its lifetime: alive on the frame before it reaches it, dead on the frame it does", async () => {
+        // steps and lifetimes that are exact in binary: age after n frames is n * dt, no rounding
+        const dt = 1 / 64;
+        const scene = await particle_scene();
+        const [cx, cy] = scene.project([0, 0, 0]);
+        // two emitters, so that one dying early or late does not hide behind the other
+        add_particle_emitter(scene.engine.entityManager, scene.entity(), still({ burst: 10, lifetime: [8 * dt, 8 * dt], color_start: [1, 1, 1, 1], color_end: [1, 1, 1, 1] }));
+        add_particle_emitter(scene.engine.entityManager, scene.entity([1, 0, 0]), still({ burst: 5, lifetime: [12 * dt, 12 * dt] }));
+        scene.ticks(1, dt);
+        let pool = await scene.system.read_back();
+        // spawned with exactly the lifetime asked for
+        const lifetimes = new Set<number>();
+        for (let i = 0; i < pool.capacity; i++) if (pool.particles[i * W + 7] > 0) lifetimes.add(pool.particles[i * W + 7]);
+        expect([...lifetimes].sort()).toEqual([8 * dt, 12 * dt].sort());
+        scene.ticks(6, dt); // 7 frames: age 7 dt
+        pool = await scene.system.read_back();
+        expect(pool.live_slots).toBe(15);
+        expect(pixel_at(await scene.image(), cx, cy)[0]).toBeGreaterThan(200);
+        scene.ticks(1, dt); // 8 frames: age 8 dt = the first one's lifetime
+        pool = await scene.system.read_back();
+        expect(pool.live_slots).toBe(5);
+        expect(pool.alive).toBe(5);
+        const image = await scene.image();
+        write_readback_png(image, "particles_exact_lifetime");
+        expect_sky(pixel_at(image, cx, cy));
+        scene.ticks(3, dt); // 11 frames: the second still there
+        expect((await scene.system.read_back()).live_slots).toBe(5);
+        scene.ticks(1, dt); // 12 frames: gone too
+        pool = await scene.system.read_back();
+        expect(pool.live_slots).toBe(0);
+        expect(pool.dead_count).toBe(scene.system.capacity);
+        expect(scene.errors).toEqual([]);
+        await scene.close();
+    });
+
     it("removing the emitter's entity stops it and frees its slots; a recycled entity id starts a fresh emitter; burst(entity, n) spawns n", async () => {
         const scene = await particle_scene();
         const em = scene.engine.entityManager;

@@ -127,6 +127,87 @@ describe("PathDisplaySystem (Dawn)", () => {
         expect(errors).toEqual([]);
     });
 
+    it("width, marker spacing, marker colour and colour, each changed after the first build, rebuild that path and change its pixels", async () => {
+        const { engine, errors, read } = await start_engine();
+        const system = await engine.add_system(new PathDisplaySystem(engine.graphics));
+        const em = engine.entityManager;
+        const make = (y: number): number => {
+            const eid = em.create_entity();
+            em.add_component(eid, Path, (e) => Path.write(e, { waypoints: [[-2, y, 0], [2, y, 0]], width: 0.2, color: TUBE, marker_color: MARKER, marker_spacing: 2 }));
+            return eid;
+        };
+        // the path under test, and a second one that must stay as it is
+        const eid = make(0.8);
+        const other = make(-1.2);
+        engine.tick(DT);
+        expect(system.rebuild_count).toBe(2);
+        const other_row = (image: TextureReadback): number[] => {
+            const out: number[] = [];
+            for (let x = 0; x < image.width; x++) for (const dy of [-1, 0, 1]) out.push(...pixel_at(image, x, Math.round(project(-1.2, "y")) + dy));
+            return out;
+        };
+        let image = await read();
+        const other_before = other_row(image);
+        // markers at x = -1 and 1 (ahead of each base, off the tube's centre line: marker green)
+        const marker_at = (img: TextureReadback, base: number, width: number): number[] => pixel_at(img, ...px(base + 0.3 * width * MARKER_LENGTH, 0.8 + 0.5 * width * MARKER_RADIUS));
+        expect(marker_at(image, 1, 0.2)[1]).toBeGreaterThan(150);
+        // 0.25 above the centre line: off a 0.2 tube
+        expect(is_sky(image, ...px(-1.6, 0.8 + 0.25))).toBe(true);
+
+        const changes: [string, () => void, (img: TextureReadback) => void][] = [
+            [
+                "width",
+                () => (Path.width[eid] = 0.7),
+                (img) => {
+                    // 0.25 above the centre line is on the tube now (between markers: x = -1.6 is before the first)
+                    expect(near_red(img, ...px(-1.6, 0.8 + 0.25))[0]).toBeGreaterThan(200);
+                },
+            ],
+            [
+                "marker_spacing",
+                () => (Path.marker_spacing[eid] = 4),
+                (img) => {
+                    // one marker, at x = 0 (half a spacing in); none at x = 1 any more
+                    expect(marker_at(img, 0, 0.7)[1], "the marker at x = 0").toBeGreaterThan(150);
+                    expect(marker_at(img, 1.25, 0.7)[1], "no marker at x = 1").toBeLessThan(120);
+                },
+            ],
+            [
+                "marker_color",
+                () => (Path.marker_color[eid * 4 + 2] = 1),
+                (img) => {
+                    const p = marker_at(img, 0, 0.7);
+                    expect(p[2], `the marker turned cyan: ${p.join(",")}`).toBeGreaterThan(150);
+                    expect(p[1]).toBeGreaterThan(150);
+                },
+            ],
+            [
+                "color",
+                () => (Path.color[eid * 4 + 2] = 1),
+                (img) => {
+                    const p = near_red(img, ...px(-1.6, 0.8));
+                    expect(p[2], `the tube turned magenta: ${p.join(",")}`).toBeGreaterThan(200);
+                },
+            ],
+        ];
+        let rebuilds = system.rebuild_count;
+        for (const [field, change, check] of changes) {
+            change();
+            engine.tick(DT);
+            expect(system.rebuild_count, `${field}: rebuilt once`).toBe(++rebuilds);
+            image = await read();
+            write_readback_png(image, `path_changed_${field}`);
+            check(image);
+            expect(other_row(image), `${field}: the other path is as it was`).toEqual(other_before);
+            // and not rebuilt again while nothing changes
+            engine.tick(DT);
+            expect(system.rebuild_count, `${field}: not rebuilt again`).toBe(rebuilds);
+        }
+        expect(other).not.toBe(eid);
+        await engine.graphics.stop();
+        expect(errors).toEqual([]);
+    });
+
     it("start/shutdown leaves extension_count where it was; a second shutdown is harmless; startup again registers", async () => {
         const { engine, errors } = await start_engine();
         const system = new PathDisplaySystem(engine.graphics);

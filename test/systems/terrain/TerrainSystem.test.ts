@@ -6,6 +6,7 @@ import { FramePhase } from "../../../shade/renderer/extension/FramePhase.js";
 import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
 import { StandardMaterial } from "../../../shade/renderer/scene/StandardMaterial.js";
+import { load_level } from "../../../engine/level/load_level.js";
 import { Terrain } from "../../../systems/terrain/Terrain.js";
 import { TerrainSystem } from "../../../systems/terrain/TerrainSystem.js";
 import { pixel_at, write_readback_png } from "../../harness/index.js";
@@ -18,6 +19,7 @@ describe("TerrainSystem (Dawn)", () => {
         const f = await start_ground();
         const system = await f.engine.add_system(new TerrainSystem(f.engine.graphics));
         const eid = f.engine.entityManager.create_entity();
+        f.engine.entityManager.add_component(eid, Transform);
         f.engine.entityManager.add_component(eid, Terrain);
         Terrain.write(eid, { size: 16, resolution: 33, height_scale: 4, heights: hill_heights(33, 1) });
         f.engine.tick(DT);
@@ -53,6 +55,7 @@ describe("TerrainSystem (Dawn)", () => {
             // sun from +x, high
             f.engine.graphics.scene.sun.direction.set([-1, -1, 0]);
             const eid = f.engine.entityManager.create_entity();
+            f.engine.entityManager.add_component(eid, Transform);
             f.engine.entityManager.add_component(eid, Terrain);
             // no rock, sand or snow: one layer, so the light alone makes the difference
             Terrain.write(eid, { size: 16, resolution: 33, height_scale: 4, heights: hill_heights(33, peak), sand_level: -1, snow_level: 2, rock_slope: 2 });
@@ -78,6 +81,7 @@ describe("TerrainSystem (Dawn)", () => {
         const f = await start_ground();
         await f.engine.add_system(new TerrainSystem(f.engine.graphics, { object_id: 777, material_id: 9 }));
         const eid = f.engine.entityManager.create_entity();
+        f.engine.entityManager.add_component(eid, Transform);
         f.engine.entityManager.add_component(eid, Terrain);
         // a ramp along x: low flat sand on the west, steep rock in the middle, a high snow plateau on the east
         const n = 33;
@@ -126,8 +130,8 @@ describe("TerrainSystem (Dawn)", () => {
         const f = await start_ground();
         await f.engine.add_system(new TerrainSystem(f.engine.graphics, { object_id: 5 }));
         const eid = f.engine.entityManager.create_entity();
-        f.engine.entityManager.add_component(eid, Terrain);
         f.engine.entityManager.add_component(eid, Transform);
+        f.engine.entityManager.add_component(eid, Terrain);
         Terrain.write(eid, { size: 16, resolution: 9, height_scale: 0, heights: new Float32Array(81) });
         // a big plate at y = 1: above the ground, so it shows
         const plate = new Mesh(make_box_geometry(4, 0.2, 4), new StandardMaterial({ base_color: [0, 0, 1, 1] }));
@@ -159,6 +163,129 @@ describe("TerrainSystem (Dawn)", () => {
         expect(f.engine.graphics.extension_count(FramePhase.AfterGBuffer)).toBe(before + 1);
         await f.engine.shutdown();
         expect(f.engine.graphics.extension_count(FramePhase.AfterGBuffer)).toBe(before);
+        expect(f.errors).toEqual([]);
+    });
+
+    it("a terrain whose Transform moves (x, then z, then y) is rebuilt there: drawn and answered at its new place only", async () => {
+        const f = await start_ground();
+        const system = await f.engine.add_system(new TerrainSystem(f.engine.graphics, { object_id: 5 }));
+        const em = f.engine.entityManager;
+        const eid = em.create_entity();
+        em.add_component(eid, Transform);
+        em.add_component(eid, Terrain, (e) => Terrain.write(e, { size: 4, resolution: 5, height_scale: 0 }));
+        // a second terrain that stays, so that a move applied to the wrong one shows
+        const still = em.create_entity();
+        em.add_component(still, Transform);
+        Transform.position.set([-4.5, 0, -4.5], still * 3);
+        em.add_component(still, Terrain, (e) => Terrain.write(e, { size: 2, resolution: 3, height_scale: 0 }));
+        const id_at = async (x: number, z: number): Promise<number> => {
+            const ids = await f.capture.read("object_id");
+            return pixel_at(ids, ...f.project([x, 0, z]))[0];
+        };
+        f.engine.tick(DT);
+        expect(await id_at(0, 0)).toBe(5);
+        expect(await id_at(3.5, 0)).toBe(0);
+        expect(await id_at(-4.5, -4.5)).toBe(5);
+        const builds = system.build_count;
+        const moves: [number, number, number][] = [
+            [3.5, 0, 0],
+            [3.5, 0, 3.5],
+            [3.5, 1.5, 3.5],
+        ];
+        for (const [x, y, z] of moves) {
+            Transform.position.set([x, y, z], eid * 3);
+            f.engine.tick(DT);
+            expect(await id_at(x, z), `drawn at (${x}, ${z})`).toBe(5);
+            expect(await id_at(0, 0), `gone from the origin after the move to (${x}, ${y}, ${z})`).toBe(0);
+            expect(system.height_at(x, z)).toBe(y);
+            expect(system.height_at(0, 0)).toBeNaN();
+            expect(await id_at(-4.5, -4.5), "the other terrain stays").toBe(5);
+        }
+        expect(system.build_count).toBe(builds + 3);
+        // standing still: no more builds
+        f.engine.tick(DT);
+        expect(system.build_count).toBe(builds + 3);
+        await f.engine.shutdown();
+        expect(f.errors).toEqual([]);
+    });
+
+    it("every field the system watches, changed after the first build, changes what is drawn", async () => {
+        const f = await start_ground();
+        const system = await f.engine.add_system(new TerrainSystem(f.engine.graphics));
+        const em = f.engine.entityManager;
+        const eid = em.create_entity();
+        em.add_component(eid, Transform);
+        em.add_component(eid, Terrain, (e) => Terrain.write(e, { size: 8, resolution: 9, height_scale: 2, seed: 3 }));
+        f.engine.tick(DT);
+        const changes: [string, () => void, "grid" | "layers"][] = [
+            ["size", () => (Terrain.size[eid] = 9), "grid"],
+            ["resolution", () => Terrain.write(eid, { size: 9, resolution: 11, height_scale: 2, seed: 3 }), "grid"],
+            ["height_scale", () => (Terrain.height_scale[eid] = 3), "grid"],
+            ["seed", () => (Terrain.seed[eid] = 4), "grid"],
+            ["octaves", () => (Terrain.octaves[eid] = 2), "grid"],
+            ["frequency", () => (Terrain.frequency[eid] = 1.5), "grid"],
+            ["sand_level", () => (Terrain.sand_level[eid] = 0.5), "layers"],
+            ["snow_level", () => (Terrain.snow_level[eid] = 0.55), "layers"],
+            ["rock_slope", () => (Terrain.rock_slope[eid] = 0.05), "layers"],
+            ["heights", () => Terrain.set_heights(eid, Float32Array.from({ length: 121 }, (_, i) => (i % 11) / 10)), "grid"],
+        ];
+        for (const [field, change, what] of changes) {
+            const grid = system.grid_of(eid);
+            const draw = system.draws.find((d) => d.eid === eid)!;
+            const generation = draw.generation;
+            const layers = Array.from(draw.uniform_f32.subarray(5, 8));
+            const albedo = await f.capture.read("albedo");
+            change();
+            f.engine.tick(DT);
+            expect(draw.generation, `${field}: the draw is rebuilt`).toBe(generation + 1);
+            if (what === "grid") expect(system.grid_of(eid), `${field}: a new grid`).not.toBe(grid);
+            else {
+                expect(system.grid_of(eid), `${field}: the same grid`).toBe(grid);
+                expect(Array.from(draw.uniform_f32.subarray(5, 8)), `${field}: the layers uploaded`).not.toEqual(layers);
+            }
+            // and the picture changed
+            const after = await f.capture.read("albedo");
+            expect(after.data.some((v, i) => v !== albedo.data[i]), `${field}: the albedo changed`).toBe(true);
+        }
+        await f.engine.shutdown();
+        expect(f.errors).toEqual([]);
+    });
+
+    it("a level's heights run row by row along +x, rows along +z: a ramp rising to +x is drawn and answered rising to +x", async () => {
+        const f = await start_ground();
+        const system = await f.engine.add_system(new TerrainSystem(f.engine.graphics));
+        const n = 5;
+        // rises along x only: h = i / 4; the rows (along z) are all alike
+        const heights: number[] = [];
+        for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) heights.push(i / (n - 1));
+        const [eid] = load_level(f.engine, { entities: [{ Transform: {}, Terrain: { size: 16, resolution: n, height_scale: 4, heights } }] });
+        f.engine.tick(DT);
+        // the CPU query
+        expect(system.height_at(-8, 0)).toBeCloseTo(0, 5);
+        expect(system.height_at(8, 0)).toBeCloseTo(4, 5);
+        expect(system.height_at(4, -6)).toBeCloseTo(3, 5);
+        expect(system.height_at(4, 6)).toBeCloseTo(3, 5);
+        expect(system.grid_of(eid)!.heights[1]).toBeCloseTo(0.25, 6);
+        // the picture: depth rebuilt into world points lies on the ramp by x, whatever z
+        const depth = await f.capture.read_depth();
+        const normal = await f.capture.read("normal");
+        let checked = 0;
+        for (let y = 4; y < SIZE; y += 6) {
+            for (let x = 4; x < SIZE; x += 6) {
+                const d = depth.data[y * SIZE + x];
+                if (!(d < 1)) continue;
+                const [wx, wy, wz] = f.unproject(x, y, d);
+                if (Math.abs(wx) > 7.5 || Math.abs(wz) > 7.5) continue;
+                expect(wy, `pixel (${x}, ${y}) at world (${wx.toFixed(2)}, ${wz.toFixed(2)})`).toBeCloseTo((wx + 8) / 4, 1);
+                // the normal leans to -x (downhill), not along z
+                const p = pixel_at(normal, x, y);
+                expect(p[0], `normal x at (${x}, ${y})`).toBeLessThan(-0.2);
+                expect(Math.abs(p[2]), `normal z at (${x}, ${y})`).toBeLessThan(0.02);
+                checked++;
+            }
+        }
+        expect(checked).toBeGreaterThan(40);
+        await f.engine.shutdown();
         expect(f.errors).toEqual([]);
     });
 });

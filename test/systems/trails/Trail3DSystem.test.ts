@@ -164,4 +164,78 @@ describe("Trail3DSystem (Dawn)", () => {
         await engine.graphics.stop();
         expect(errors).toEqual([]);
     });
+
+    it("a ring filled to exactly its size draws every point, the first one's segment included; one point past, that segment is gone", async () => {
+        const { engine, errors, read } = await start_engine();
+        // 3 points a ring, one a second (max_age / (segments - 1)); frames of exactly 1/4 s, 1 unit a second along x
+        const trails = await engine.add_system(new Trail3DSystem(engine.graphics, { segments: 3 }));
+        const eid = spawn(engine, -2.25, 0, { max_age: 2, width: 0.6, tail: [1, 1, 1, 1] });
+        // a second trail above, so that a ring shared or shifted between slots shows too
+        const other = spawn(engine, -2.25, 1.2, { max_age: 2, width: 0.6, tail: [1, 1, 1, 1] });
+        let frame = 0;
+        const step = (frames: number): void => {
+            for (let f = 0; f < frames; f++) {
+                frame++;
+                Transform.position[eid * 3] = -2.25 + frame * 0.25;
+                Transform.position[other * 3] = -2.25 + frame * 0.25;
+                engine.tick(0.25);
+            }
+        };
+        const y = Math.round(project(0, "y"));
+        const y_other = Math.round(project(1.2, "y"));
+        // points laid at x = -2 (t = 0.25), -1 (1.25), 0 (2.25): exactly full; the first has aged out to alpha 0,
+        // the second is at alpha 1/2, so the segment between them fades from 1/2 to 0
+        step(9);
+        expect(trails.point_count(eid)).toBe(3);
+        let image = await read();
+        write_readback_png(image, "trail_ring_full");
+        const near_second = Math.round(project(-1.25, "x"));
+        const beyond_first = Math.round(project(-2.4, "x"));
+        for (const row of [y, y_other]) {
+            expect(pixel_at(image, near_second, row)[0], `row ${row}: the first point's segment`).toBeGreaterThan(SKY_8BIT[0] + 40);
+            expect_pixel(image, beyond_first, row, SKY_8BIT, 3, "trail_ring_full");
+        }
+        // one more point (x = 1, t = 3.25): the ring holds the last three, the first segment is gone
+        step(4);
+        expect(trails.point_count(eid)).toBe(3);
+        image = await read();
+        write_readback_png(image, "trail_ring_one_past");
+        for (const row of [y, y_other]) {
+            expect_pixel(image, Math.round(project(-1.5, "x")), row, SKY_8BIT, 3, "trail_ring_one_past");
+            // the oldest kept point (x = -1, alpha 0) to the next (x = 0, alpha 1/2)
+            expect(pixel_at(image, Math.round(project(-0.25, "x")), row)[0], `row ${row}: the oldest kept segment`).toBeGreaterThan(SKY_8BIT[0] + 40);
+        }
+        await engine.graphics.stop();
+        expect(errors).toEqual([]);
+    });
+
+    it("spawning off then on starts a fresh trail: no segment bridges the pause", async () => {
+        const { engine, errors, read } = await start_engine();
+        const trails = await engine.add_system(new Trail3DSystem(engine.graphics, { segments: 16 }));
+        const eid = spawn(engine, -2, 0, { max_age: 4, tail: [1, 1, 1, 1] });
+        const move = (frames: number, dx: number): void => {
+            for (let f = 0; f < frames; f++) {
+                Transform.position[eid * 3] += dx;
+                engine.tick(DT);
+            }
+        };
+        move(10, 0.05); // a trail from x = -2 to -1.5
+        expect(trails.point_count(eid)).toBeGreaterThan(1);
+        Trail3D.spawning[eid] = 0;
+        // paused: the entity jumps across the middle of the view
+        Transform.position[eid * 3] = 1.5;
+        move(3, 0);
+        Trail3D.spawning[eid] = 1;
+        move(2, 0.05); // resumed at x = 1.5 .. 1.6
+        // the old points were dropped: the ring starts again where the entity is
+        expect(trails.point_count(eid)).toBeLessThanOrEqual(2);
+        const image = await read();
+        write_readback_png(image, "trail_resumed");
+        const y = Math.round(project(0, "y"));
+        // nothing across the gap, and the new trail at the entity
+        for (const x of [-1, -0.5, 0, 0.5, 1]) expect_pixel(image, Math.round(project(x, "x")), y, SKY_8BIT, 3, "trail_resumed");
+        expect(pixel_at(image, Math.round(project(1.55, "x")), y)[0]).toBeGreaterThan(150);
+        await engine.graphics.stop();
+        expect(errors).toEqual([]);
+    });
 });

@@ -5,6 +5,7 @@ import { FrameContext } from "../../../../shade/renderer/extension/FrameContext.
 import { FramePhase } from "../../../../shade/renderer/extension/FramePhase.js";
 import { frame_phase_name } from "../../../../shade/renderer/extension/frame_phase_name.js";
 import { RenderExtension } from "../../../../shade/renderer/extension/RenderExtension.js";
+import { RenderExtensionError } from "../../../../shade/renderer/extension/RenderExtensionError.js";
 import { RenderExtensionRegistry } from "../../../../shade/renderer/extension/RenderExtensionRegistry.js";
 import { RenderView } from "../../../../shade/renderer/extension/RenderView.js";
 import { FakeAllocator } from "../../device/graph/fake_allocator.js";
@@ -229,15 +230,58 @@ describe("render extension registry", () => {
             "Overlay",
         ]);
         expect(d.phases[FramePhase.AfterGBuffer].extensions).toEqual([
-            { name: "terrain", class: "TerrainExtension", position: 0, placed_by: ["no constraint: ascending name order"] },
+            { name: "terrain", class: "TerrainExtension", owner: null, position: 0, placed_by: ["no constraint: ascending name order"] },
             {
                 name: "decals",
                 class: "DecalExtension",
+                owner: null,
                 position: 1,
                 placed_by: ["after 'terrain': DecalExtension.after names TerrainExtension"],
             },
         ]);
         expect(JSON.parse(JSON.stringify(d))).toEqual(d); // plain data
+    });
+
+    it("an extension's owner (the system that passed itself) is in describe() and in every RenderExtensionError", () => {
+        const system = { name: "FogOfWarSystem" };
+        class Fog extends Stub {
+            name = "fog of war";
+            override record(): void {
+                throw new Error("no grid");
+            }
+        }
+        const registry = new RenderExtensionRegistry();
+        const fog = registry.add(new Fog(system));
+        expect(fog.owner).toBe(system);
+        registry.add(new HighlightExtension());
+        const listed = registry.describe().phases[FramePhase.AfterTransparency].extensions;
+        expect(listed.map((e) => [e.name, e.owner])).toEqual([
+            ["fog of war", "FogOfWarSystem"],
+            ["highlight", null],
+        ]);
+        // a failing record, isolated (reported) and not (thrown)
+        const reported: RenderExtensionError[] = [];
+        registry.on_failure = (error) => reported.push(error);
+        record(registry, FramePhase.AfterTransparency);
+        expect(reported.map((e) => e.message)).toEqual(["Render extension 'fog of war' (FogOfWarSystem) failed to record at AfterTransparency"]);
+        registry.on_failure = null;
+        registry.retry_suspended();
+        expect(() => record(registry, FramePhase.AfterTransparency)).toThrow("Render extension 'fog of war' (FogOfWarSystem) failed to record at AfterTransparency");
+        // the other two failures the renderer reports
+        expect(new RenderExtensionError(fog, FramePhase.AfterTransparency, "execute", "fog of war / darken", null).message).toBe(
+            "Render extension 'fog of war' (FogOfWarSystem) failed to execute pass 'fog of war / darken' at AfterTransparency",
+        );
+        expect(new RenderExtensionError(fog, FramePhase.AfterTransparency, "validation", "fog of war / darken", null).message).toBe(
+            "Render extension 'fog of war' (FogOfWarSystem) failed GPU validation in pass 'fog of war / darken' at AfterTransparency",
+        );
+        // a registration refused names the owner too
+        expect(() => registry.add(fog)).toThrow("render extension 'fog of war' (FogOfWarSystem) is already registered");
+        class Namesake extends Stub {
+            name = "fog of war";
+        }
+        expect(() => registry.add(new Namesake())).toThrow("already has a render extension named 'fog of war' (Fog of FogOfWarSystem)");
+        // an owner that is not a named object is refused, naming the extension
+        expect(() => registry.add(new Namesake(42 as never))).toThrow("render extension 'fog of war' has owner 42; an owner is null or an object with a string name");
     });
 
     it("rejects malformed extensions with a message naming them", () => {

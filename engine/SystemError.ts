@@ -1,0 +1,17 @@
+import type { System } from "./System.js";
+
+/**
+ * A system's `update` threw. The engine reports it once through `Engine.on_error`, suspends the system (it is
+ * skipped by every tick from then on) and runs the rest; `engine.retry_systems()` lets it run again. The
+ * original error is on `cause`.
+ */
+export class SystemError extends Error {
+    readonly system: System;
+
+    constructor(system: System, cause: unknown) {
+        const why = cause instanceof Error ? cause.message : String(cause);
+        super(`System '${system.name}' failed in update: ${why}; it is suspended until engine.retry_systems()`, { cause });
+        this.name = "SystemError";
+        this.system = system;
+    }
+}
