@@ -5,6 +5,11 @@ import type { System } from "./System.js";
 export interface EngineOptions {
     readonly graphics?: GraphicsEngineOptions;
     /**
+     * Most entities alive at once in this engine's world (default `DEFAULT_MAX_ENTITIES`, a million); one more is
+     * refused with an error naming the capacity. Stores grow with the entities, so the capacity itself costs nothing.
+     */
+    readonly max_entities?: number;
+    /**
      * For `run()`: update the systems in steps of exactly this many seconds (as many as the elapsed time holds,
      * the remainder carried to the next frame) and render once per frame, so that a simulation is deterministic.
      * Without it each frame updates once with the measured frame time.
@@ -29,7 +34,7 @@ function message_of(error: unknown): string {
  */
 export class Engine {
     readonly graphics: GraphicsEngine;
-    readonly entityManager = new EntityManager();
+    readonly entityManager: EntityManager;
     readonly #systems: System[] = [];
     readonly #starting = new Set<System>();
     readonly #fixed_step: number | null;
@@ -46,6 +51,7 @@ export class Engine {
     readonly #on_frame = (time_ms: number): void => this.#frame(time_ms);
 
     constructor(options: EngineOptions = {}) {
+        this.entityManager = new EntityManager({ max_entities: options.max_entities });
         this.graphics = new GraphicsEngine(options.graphics);
         const step = options.fixed_step;
         if (step !== undefined && !(step > 0 && Number.isFinite(step))) throw new RangeError(`new Engine: fixed_step must be a positive number of seconds, got ${step}`);

@@ -3,7 +3,6 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Name } from "../components/Name.js";
 import type { EntityManager } from "../EntityManager.js";
-import { MAX_ENTITIES } from "../MAX_ENTITIES.js";
 import type { ComponentRegistry } from "./ComponentRegistry.js";
 import type { FieldSpec } from "./Field.js";
 import { format_json_path, join_json_path, json_path_at_offset, type JsonPathSegment } from "./json_path.js";
@@ -181,10 +180,13 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
             throw new LevelError(path, `got ${describe_value(value_at(value, issue.path), from_text)}`, issue.expected);
         }
     }
-    // ids start at 1 and must stay below MAX_ENTITIES
-    const room = MAX_ENTITIES - 1 - entityManager.entity_count;
+    const room = entityManager.max_entities - entityManager.entity_count;
     if (entities.length > room) {
-        throw new LevelError("entities", `${entities.length} entities do not fit beside the ${entityManager.entity_count} alive`, `at most ${room} entities`);
+        throw new LevelError(
+            "entities",
+            `${entities.length} entities do not fit beside the ${entityManager.entity_count} alive in a world of capacity ${entityManager.max_entities}`,
+            `at most ${room} entities (new Engine({ max_entities }) sets the capacity)`,
+        );
     }
 
     const created: number[] = [];

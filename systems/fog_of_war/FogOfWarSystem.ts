@@ -1,6 +1,6 @@
 import { Transform } from "../../engine/components/Transform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
-import { MAX_ENTITIES } from "../../engine/EntityManager.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
 import { System } from "../../engine/System.js";
@@ -56,11 +56,28 @@ export class FogOfWarSystem extends System {
     #query: EntityQuery | null = null;
     #unobserve: (() => void)[] = [];
     /** What each entity's revealer added to the grid: applied 1/0, the cell, team and radius it was applied at. */
-    readonly #applied = new Uint8Array(MAX_ENTITIES);
-    readonly #cell_i = new Int32Array(MAX_ENTITIES);
-    readonly #cell_j = new Int32Array(MAX_ENTITIES);
-    readonly #team = new Uint8Array(MAX_ENTITIES);
-    readonly #radius = new Float32Array(MAX_ENTITIES);
+    readonly #per_entity = PerEntity.define({
+        applied: PerEntity.u8(),
+        cell_i: PerEntity.i32(),
+        cell_j: PerEntity.i32(),
+        team: PerEntity.u8(),
+        radius: PerEntity.f32(),
+    });
+    get #applied(): Uint8Array {
+        return this.#per_entity.applied;
+    }
+    get #cell_i(): Int32Array {
+        return this.#per_entity.cell_i;
+    }
+    get #cell_j(): Int32Array {
+        return this.#per_entity.cell_j;
+    }
+    get #team(): Uint8Array {
+        return this.#per_entity.team;
+    }
+    get #radius(): Float32Array {
+        return this.#per_entity.radius;
+    }
     #texture: GPUTexture | null = null;
     #texture_device: GPUDevice | null = null;
     /** Revealer applications (reveal + conceal) in the last update, for benches and tests. */

@@ -1,6 +1,6 @@
 import { hasComponent, type World } from "bitecs";
 import { Transform } from "../../engine/components/Transform.js";
-import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import { ParticleEmitter } from "./ParticleEmitter.js";
 import {
     EMITTER_ACTIVE,
@@ -52,7 +52,13 @@ export class ParticleEmitterTable {
     additive_count = 0;
     alpha_count = 0;
 
-    readonly #slot_of = new Int32Array(MAX_ENTITIES).fill(-1);
+    /** Per-entity state, grown with the entity ids (`PerEntity`). */
+    readonly #per_entity = PerEntity.define({
+        slot_of: PerEntity.i32(1, -1),
+    });
+    get #slot_of(): Int32Array {
+        return this.#per_entity.slot_of;
+    }
     readonly #entity_of: Int32Array;
     readonly #generation: Uint16Array;
     readonly #accumulator: Float64Array;

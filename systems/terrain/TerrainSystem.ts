@@ -2,7 +2,7 @@ import { Transform } from "../../engine/components/Transform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
-import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import { System } from "../../engine/System.js";
 import { generate_heightmap } from "./generate_heightmap.js";
 import { Terrain } from "./Terrain.js";
@@ -39,8 +39,17 @@ export class TerrainSystem extends System {
     #entityManager: EntityManager | null = null;
     #query: EntityQuery | null = null;
     #unobserve: (() => void) | null = null;
-    readonly #by_eid = new Array<TerrainDraw | undefined>(MAX_ENTITIES);
-    readonly #built = new Float64Array(MAX_ENTITIES * BUILT_WORDS);
+    /** Per-entity state, grown with the entity ids (`PerEntity`). */
+    readonly #per_entity = PerEntity.define({
+        by_eid: PerEntity.value<TerrainDraw | undefined>(undefined),
+        built: PerEntity.f64(BUILT_WORDS),
+    });
+    get #by_eid(): (TerrainDraw | undefined)[] {
+        return this.#per_entity.by_eid;
+    }
+    get #built(): Float64Array {
+        return this.#per_entity.built;
+    }
     /** The terrains drawn, in no particular order. */
     readonly draws: TerrainDraw[] = [];
     #builds = 0;

@@ -1,7 +1,7 @@
 import { commitRemovals, observe, onRemove, registerQuery, type Query, type World } from "bitecs";
 import { Transform } from "../../engine/components/Transform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
-import { MAX_ENTITIES } from "../../engine/EntityManager.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
 import { System } from "../../engine/System.js";
 import { Trail3D } from "./Trail3D.js";
@@ -49,7 +49,13 @@ export class Trail3DSystem extends System {
     #unobserve: (() => void) | null = null;
     #now = 0;
     /** Slot of each entity, -1 for none. */
-    readonly #slot_of = new Int32Array(MAX_ENTITIES).fill(-1);
+    /** Per-entity state, grown with the entity ids (`PerEntity`). */
+    readonly #per_entity = PerEntity.define({
+        slot_of: PerEntity.i32(1, -1),
+    });
+    get #slot_of(): Int32Array {
+        return this.#per_entity.slot_of;
+    }
     /** Entity of each slot (for freeing everything on shutdown). */
     #owner = new Int32Array(0);
 
