@@ -178,7 +178,8 @@ export class EntityManager {
      * component (a trail's owner) and check with `is_current`: a recycled id has a new generation.
      */
     generation(eid: number): number {
-        return RECORDS.generation[eid];
+        // an id past the stores has never been used
+        return RECORDS.generation[eid] ?? 0;
     }
 
     /** Whether `eid` is alive and still the entity that had `generation` (not a later one with its recycled id). */

@@ -77,7 +77,8 @@ export class HighlightSystem extends System implements HighlightSource {
 
     /** The mesh named for `eid`, or null (none, or set for an entity since removed). */
     mesh_of(eid: number): Mesh | null {
-        const mesh = this.#mesh_of[eid];
+        // an id past the stores (never an entity here) reads undefined
+        const mesh = this.#mesh_of[eid] ?? null;
         if (mesh === null || this.#entity_manager === null) return null;
         return this.#entity_manager.is_current(eid, this.#generation[eid]) ? mesh : null;
     }

@@ -98,7 +98,8 @@ export class ParticleEmitterTable {
 
     /** The slot of `eid`'s emitter, or -1. */
     slot_of(eid: number): number {
-        return this.#slot_of[eid];
+        // an id past the stores (never an entity) reads undefined
+        return this.#slot_of[eid] ?? -1;
     }
 
     /** Gives `eid` a slot (the component was added). Throws when the table is full. */
@@ -133,7 +134,7 @@ export class ParticleEmitterTable {
 
     /** Queues `n` particles for `eid`'s emitter next frame. */
     burst(eid: number, n: number): void {
-        const slot = this.#slot_of[eid];
+        const slot = this.slot_of(eid);
         if (slot === -1) {
             throw new Error(`GPUParticleEmitterSystem.burst: entity ${eid} has no ParticleEmitter (add the component first)`);
         }

@@ -82,7 +82,7 @@ export class Trail3DSystem extends System {
 
     /** Points laid down in `eid`'s ring (0 without a trail). For tests and diagnostics. */
     point_count(eid: number): number {
-        const slot = this.#slot_of[eid];
+        const slot = this.#slot_of[eid] ?? -1;
         return slot < 0 ? 0 : this.pool.count[slot];
     }
 
