@@ -6,7 +6,7 @@ export const LEVEL_VERSION = 1;
 
 /**
  * The JSON Schema (TypeBox) of a level file with the components of `registry`:
- * `{ "version"?: 1, "entities": [ { "name"?: string, "<Component>"?: {...} } ] }`.
+ * `{ "version"?: 1, "entities": [ { "name"?: string, "parent"?: string, "<Component>"?: {...} } ] }`.
  */
 export function level_schema(registry: ComponentRegistry): TObject {
     return Type.Object(
@@ -19,10 +19,13 @@ export function level_schema(registry: ComponentRegistry): TObject {
     );
 }
 
-/** The schema of one level entity: an optional name and any registered components, nothing else. */
+/** The schema of one level entity: an optional name and parent name and any registered components, nothing else. */
 export function entity_schema(registry: ComponentRegistry): TObject {
     const components: Record<string, TSchema> = {
         name: Type.Optional(Type.String({ description: "The entity's name" })),
+        parent: Type.Optional(
+            Type.String({ description: "The name of the entity's parent, another entity of this level; the entity's Transform then counts from the parent's" }),
+        ),
     };
     for (const descriptor of registry.descriptors) components[descriptor.name] = Type.Optional(descriptor.schema);
     return Type.Object(components, { additionalProperties: false, description: "An entity and its components" });

@@ -8,6 +8,7 @@ import type { FieldSpec } from "./Field.js";
 import { format_json_path, join_json_path, json_path_at_offset, type JsonPathSegment } from "./json_path.js";
 import { LevelError } from "./LevelError.js";
 import { entity_schema, level_schema } from "./level_schema.js";
+import { resolve_parents } from "./resolve_parents.js";
 
 /** What `load_level` and `save_level` need of an engine: its entity manager. */
 export interface LevelHost {
@@ -50,14 +51,14 @@ function first_error(check: Checkers, level: unknown): { type: ValueErrorType; p
     return check.level.Errors(level).First()!;
 }
 
-const ROOT_EXPECTED = 'a level object { "version"?: 1, "entities": [ { "name"?: string, "<Component>": {...} } ] }';
+const ROOT_EXPECTED = 'a level object { "version"?: 1, "entities": [ { "name"?: string, "parent"?: string, "<Component>": {...} } ] }';
 
 function entity_expected(registry: ComponentRegistry): string {
-    return `an entity object { name?, ${registry.descriptors.map((d) => `${d.name}?`).join(", ")} }`;
+    return `an entity object { name?, parent?, ${registry.descriptors.map((d) => `${d.name}?`).join(", ")} }`;
 }
 
 function component_names(registry: ComponentRegistry): string {
-    return `"name" or a component: one of ${registry.descriptors.map((d) => d.name).join(", ")}`;
+    return `"name", "parent" or a component: one of ${registry.descriptors.map((d) => d.name).join(", ")}`;
 }
 
 function field_expected(field: FieldSpec, rest: readonly JsonPathSegment[]): string {
@@ -75,6 +76,7 @@ function expected_at(registry: ComponentRegistry, segments: readonly JsonPathSeg
     if (segments.length === 2) return entity_expected(registry);
     const key = segments[2] as string;
     if (key === "name") return "a string";
+    if (key === "parent") return "a string: the name of another entity of this level";
     const descriptor = registry.get(key);
     if (descriptor === undefined) return component_names(registry);
     if (segments.length === 3) return descriptor.expected;
@@ -157,8 +159,10 @@ function value_at(root: unknown, relative: string): unknown {
 
 /**
  * Validates a whole level (JSON text or a parsed object) against the schema generated from the registered
- * component descriptors, then creates its entities and returns their ids in level order. Throws `LevelError`
- * (naming the JSON path and the expected shape) before creating anything: on a throw the world is as before.
+ * component descriptors, then creates its entities and returns their ids in level order. An entity's
+ * `"parent"` names another entity of the same level (`EntityManager.set_parent` links them once all exist).
+ * Throws `LevelError` (naming the JSON path and the expected shape) before creating anything: on a throw the
+ * world is as before.
  */
 export function load_level(engine: LevelHost, source: unknown): number[] {
     const entityManager = engine.entityManager;
@@ -172,7 +176,7 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
     for (let i = 0; i < entities.length; i++) {
         const entity = entities[i];
         for (const key of Object.keys(entity)) {
-            if (key === "name") continue;
+            if (key === "name" || key === "parent") continue;
             const value = entity[key] as Readonly<Record<string, unknown>>;
             const issue = registry.get(key)!.check(value);
             if (issue === null) continue;
@@ -180,6 +184,7 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
             throw new LevelError(path, `got ${describe_value(value_at(value, issue.path), from_text)}`, issue.expected);
         }
     }
+    const parents = resolve_parents(entities);
     const room = entityManager.max_entities - entityManager.entity_count;
     if (entities.length > room) {
         throw new LevelError(
@@ -195,6 +200,7 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
             const eid = entityManager.create_entity();
             created.push(eid);
             for (const key of Object.keys(entity)) {
+                if (key === "parent") continue;
                 if (key === "name") {
                     entityManager.add_component(eid, Name, (id) => {
                         Name.value[id] = entity.name as string;
@@ -207,8 +213,11 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
                 entityManager.add_component(eid, descriptor.component, (id) => descriptor.write(id, value, entityManager));
             }
         }
+        // once every entity exists: a parent may come after its children in the file
+        if (parents !== null) for (let i = 0; i < parents.length; i++) if (parents[i] >= 0) entityManager.set_parent(created[i], created[parents[i]]);
     } catch (error) {
-        // only a descriptor's own write() can throw here; take the half-made level back out
+        // only a descriptor's own write() can throw here; take the half-made level back out (a parent takes its
+        // children, which are entities of this level too)
         for (const eid of created) if (entityManager.has_entity(eid)) entityManager.remove_entity(eid);
         throw error;
     }

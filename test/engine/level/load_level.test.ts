@@ -74,7 +74,7 @@ describe("load_level: bad input", () => {
             path: "entities[1].Trial3D",
             message:
                 "load_level: entities[1].Trial3D: unknown component 'Trial3D' (is its system added to the engine?); " +
-                'expected "name" or a component: one of Transform, Trail3D',
+                'expected "name", "parent" or a component: one of Transform, Trail3D',
         },
         {
             what: "an unknown field",
@@ -178,7 +178,7 @@ describe("load_level: bad input", () => {
             source: [1, 2],
             path: "",
             message:
-                'load_level: the level: got [1,2]; expected a level object { "version"?: 1, "entities": [ { "name"?: string, "<Component>": {...} } ] }',
+                'load_level: the level: got [1,2]; expected a level object { "version"?: 1, "entities": [ { "name"?: string, "parent"?: string, "<Component>": {...} } ] }',
         },
     ];
     for (const c of cases) {
