@@ -24,6 +24,8 @@ function make_level(seed: number, count: number): LevelJson {
     for (let i = 0; i < count; i++) {
         const entity: Record<string, unknown> = {
             name: `w${seed}-${i}`,
+            // a hierarchy too: every fifth entity is the child of the one before it
+            ...(i % 5 === 4 ? { parent: `w${seed}-${i - 1}` } : {}),
             Transform: { position: [random(), random(), random()], rotation: [0, 0, 0, 1], scale: [1, random(1), 1] },
         };
         if (i % 2 === 0) entity.Trail3D = { max_age: random(1), width: random(), color: [1, 0.5, 0.25, 1], head: [1, 1, 1, 1], tail: [1, 1, 1, 0], spawning: i % 4 === 0 };
@@ -56,13 +58,13 @@ describe("two engines side by side", () => {
         expect(() => b.entityManager.remove_entity(ids_a[0])).toThrow(`EntityManager.remove_entity: entity ${ids_a[0]} does not exist in this world`);
 
         // churn in b (create, remove, recycle) and frames in both: nothing of it reaches a
-        for (let i = 0; i < 5; i++) b.entityManager.remove_entity(ids_b[i]);
+        for (let i = 4; i >= 0; i--) b.entityManager.remove_entity(ids_b[i]);
         const extra = load_level(b, JSON.stringify(make_level(99, 8)));
         for (let i = 0; i < 3; i++) {
             a.tick(1 / 60);
             b.tick(1 / 60);
         }
-        for (const id of extra) b.entityManager.remove_entity(id);
+        for (const id of extra.reverse()) b.entityManager.remove_entity(id);
         load_level(b, JSON.stringify({ entities: level_b.entities.slice(0, 5) }));
         // b now holds level b with its first five entities at the end
         const expected_b = { version: 1, entities: [...level_b.entities.slice(5), ...level_b.entities.slice(0, 5)] };
@@ -71,6 +73,7 @@ describe("two engines side by side", () => {
         expect(save_level(b)).toEqual(expected_b);
         expect(level_to_json(a)).toBe(JSON.stringify(level_a, null, 2) + "\n");
         expect(a.entityManager.entity_count).toBe(40);
+        expect(a.entityManager.parent_of(ids_a[4])).toBe(ids_a[3]);
         expect(b.entityManager.entity_count).toBe(30);
     });
 
