@@ -1,4 +1,5 @@
 import { Transform } from "../../engine/components/Transform.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
@@ -134,10 +135,11 @@ export class DebugDrawSystem extends System {
             const entities = query.entities;
             const half = DebugBounds.half_extents;
             const color = DebugBounds.color;
-            const scale = Transform.scale;
+            // the world matrix: the box sits, turns and scales with the entity and its parents
+            const world = WorldTransform.matrix;
             for (let i = 0; i < entities.length; i++) {
                 const eid = entities[i];
-                this.#box(Transform.position, eid * 3, half, eid * 3, scale, eid * 3, Transform.rotation, eid * 4, color, eid * 4, 0);
+                this.#matrix_box(world, eid * 16, half, eid * 3, color, eid * 4);
             }
         }
         this.#mark = this.frame_lines.count;
@@ -277,6 +279,23 @@ export class DebugDrawSystem extends System {
         } else {
             this.frame_lines.push(a, ai, b, bi, color, c);
         }
+    }
+
+    /** A one-frame box of half extents `half` in the space of the affine matrix `matrix` (at `m`). */
+    #matrix_box(matrix: Float32Array, m: number, half: ArrayLike<number>, h: number, color: Rgba, c: number): void {
+        const hx = half[h];
+        const hy = half[h + 1];
+        const hz = half[h + 2];
+        const corner = this.#corner;
+        for (let k = 0; k < 8; k++) {
+            const x = BOX_CORNERS[k * 3] * hx;
+            const y = BOX_CORNERS[k * 3 + 1] * hy;
+            const z = BOX_CORNERS[k * 3 + 2] * hz;
+            corner[k * 3] = matrix[m] * x + matrix[m + 4] * y + matrix[m + 8] * z + matrix[m + 12];
+            corner[k * 3 + 1] = matrix[m + 1] * x + matrix[m + 5] * y + matrix[m + 9] * z + matrix[m + 13];
+            corner[k * 3 + 2] = matrix[m + 2] * x + matrix[m + 6] * y + matrix[m + 10] * z + matrix[m + 14];
+        }
+        for (let e = 0; e < 24; e += 2) this.#push(corner, BOX_EDGES[e] * 3, corner, BOX_EDGES[e + 1] * 3, color, c, 0);
     }
 
     #box(

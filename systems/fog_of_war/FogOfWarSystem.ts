@@ -1,4 +1,5 @@
 import { Transform } from "../../engine/components/Transform.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import { PerEntity } from "../../engine/PerEntity.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
@@ -183,7 +184,8 @@ export class FogOfWarSystem extends System {
         if (query === null) return;
         const entities = query.entities;
         const grid = this.grid;
-        const position = Transform.position;
+        // the world position: a revealer riding on a parent reveals where it is
+        const world = WorldTransform.matrix;
         const radius_of = FogRevealer.radius;
         const team_of = FogRevealer.team;
         const applied = this.#applied;
@@ -193,8 +195,8 @@ export class FogOfWarSystem extends System {
         let moves = 0;
         for (let k = 0; k < entities.length; k++) {
             const eid = entities[k];
-            const x = position[eid * 3];
-            const z = position[eid * 3 + 2];
+            const x = world[eid * 16 + 12];
+            const z = world[eid * 16 + 14];
             const radius = radius_of[eid];
             const team = team_of[eid];
             if (team >= teams) {

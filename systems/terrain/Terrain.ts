@@ -41,7 +41,7 @@ export const TERRAIN_MAX_RESOLUTION = 1025;
 
 /**
  * A heightmap terrain, drawn into the G-buffer by `TerrainSystem`: a square of `size` world units centred on
- * the entity's `Transform.position` (if it has one; else the origin), `resolution` samples per side, heights
+ * the entity's world position (`WorldTransform`: its `Transform` under its parents; without a Transform, the origin), `resolution` samples per side, heights
  * either generated (seeded fbm noise) or given (`heights`). Its ground is textured in layers chosen by height
  * and slope: sand low, grass, rock on steep slopes, snow high.
  *

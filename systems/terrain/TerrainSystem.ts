@@ -1,4 +1,5 @@
 import { Transform } from "../../engine/components/Transform.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
@@ -127,13 +128,14 @@ export class TerrainSystem extends System {
         const entities = query.entities;
         const entityManager = this.#entityManager!;
         const built = this.#built;
-        const position = Transform.position;
+        // the world position, so that a terrain under a parent moves with it
+        const world = WorldTransform.matrix;
         for (let k = 0; k < entities.length; k++) {
             const eid = entities[k];
             const placed = entityManager.has_component(eid, Transform);
-            const ox = placed ? position[eid * 3] : 0;
-            const oy = placed ? position[eid * 3 + 1] : 0;
-            const oz = placed ? position[eid * 3 + 2] : 0;
+            const ox = placed ? world[eid * 16 + 12] : 0;
+            const oy = placed ? world[eid * 16 + 13] : 0;
+            const oz = placed ? world[eid * 16 + 14] : 0;
             const b = eid * BUILT_WORDS;
             const draw = this.#by_eid[eid];
             if (

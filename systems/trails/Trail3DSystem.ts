@@ -1,5 +1,6 @@
 import { commitRemovals, observe, onRemove, registerQuery, type Query, type World } from "bitecs";
 import { Transform } from "../../engine/components/Transform.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import { PerEntity } from "../../engine/PerEntity.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
@@ -124,7 +125,8 @@ export class Trail3DSystem extends System {
         const pool = this.pool;
         const segments = pool.segments;
         const slot_of = this.#slot_of;
-        const position = Transform.position;
+        // where the entity is in the world: a child of a moving parent trails too
+        const world = WorldTransform.matrix;
         const max_ages = Trail3D.max_age;
         const colors = Trail3D.color;
         const heads = Trail3D.head;
@@ -160,10 +162,10 @@ export class Trail3DSystem extends System {
                 // resuming after a pause starts a fresh trail: no segment bridges the gap
                 if (pool.was_spawning[slot] === 0) pool.reset(slot);
                 pool.was_spawning[slot] = 1;
-                const p = eid * 3;
-                const x = position[p];
-                const y = position[p + 1];
-                const z = position[p + 2];
+                const m = eid * 16 + 12;
+                const x = world[m];
+                const y = world[m + 1];
+                const z = world[m + 2];
                 records[r + RECORD_HEAD] = x;
                 records[r + RECORD_HEAD + 1] = y;
                 records[r + RECORD_HEAD + 2] = z;
