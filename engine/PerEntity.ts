@@ -1,7 +1,8 @@
 /** The typed arrays a per-entity store field can be. */
 export type PerEntityArray = Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array;
 
-type ArrayConstructor = { new (length: number): PerEntityArray };
+/** The constructor of a per-entity typed array (`Float32Array`, ...). */
+export type PerEntityArrayType = { new (length: number): PerEntityArray };
 
 /** How one field of a store is laid out: `stride` elements per entity id, new slots filled with `fill`. */
 export interface PerEntityLayout {
@@ -10,7 +11,7 @@ export interface PerEntityLayout {
     /** What new slots hold (and what `PerEntity.reset` writes back). */
     readonly fill: unknown;
     /** The typed array type, or null for a plain array of values (side data). */
-    readonly type: ArrayConstructor | null;
+    readonly type: PerEntityArrayType | null;
 }
 
 /** Entity ids every store holds from the start; 1024 ids of every engine and system store come to about 0.5 MB. */

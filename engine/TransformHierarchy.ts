@@ -117,6 +117,7 @@ function read_matrix(out: mat4, eid: number): void {
 }
 
 /**
+ * @internal
  * The parent links of one world and the propagation of world matrices (`WorldTransform`). Owned by an
  * `EntityManager`, which checks that the entities are its own before it calls in; the checks here are the
  * hierarchy's own (a cycle, an entity without Transform).
