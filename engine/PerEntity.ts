@@ -78,7 +78,10 @@ export const PerEntity = {
     u16: (stride = 1, fill = 0): Uint16Array => typed(Uint16Array, stride, fill),
     u32: (stride = 1, fill = 0): Uint32Array => typed(Uint32Array, stride, fill),
 
-    /** One value per entity id (side data: strings, arrays, objects), `fill` in every new slot. */
+    /**
+     * One value per entity id (side data: strings, arrays, objects), `fill` in every new slot. The one `fill`
+     * value is shared by every slot it is in: make it `undefined`, `null` or a primitive, never an object to mutate.
+     */
     value<T>(fill: T): T[] {
         const values: T[] = [];
         for (let i = 0; i < capacity; i++) values.push(fill);
