@@ -118,7 +118,12 @@ async function run(count: number): Promise<Result> {
     const update_moving: number[] = [];
     const upload_moving: number[] = [];
     for (let f = 0; f < FRAMES; f++) {
-        for (let i = 0; i < eids.length; i++) Transform.position[eids[i] * 3 + 1] += f & 1 ? 0.001 : -0.001;
+        for (let i = 0; i < eids.length; i++) {
+            Transform.position[eids[i] * 3 + 1] += f & 1 ? 0.001 : -0.001;
+            em.mark_transform_changed(eids[i]);
+        }
+        // the world matrices the decals read (untimed: the figure is the decals')
+        em.update_world_transforms();
         const t0 = performance.now();
         decals.update(DT);
         const t1 = performance.now();

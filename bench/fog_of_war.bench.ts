@@ -109,7 +109,10 @@ async function run(gpu: GPU, speed: number): Promise<string> {
             }
             p[o] = x;
             p[o + 2] = z;
+            em.mark_transform_changed(eids[i]);
         }
+        // the world matrices the fog reads, brought up to date here: the figure is the fog's, not the hierarchy's
+        em.update_world_transforms();
     };
     // the upload, timed where the FrameStart pass calls it
     let upload_ms = 0;

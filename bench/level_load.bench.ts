@@ -7,19 +7,19 @@
 import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
 import { Engine } from "../engine/Engine.js";
-import { MAX_ENTITIES } from "../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../engine/PerEntity.js";
 import { define_component } from "../engine/level/ComponentDescriptor.js";
 import { Field } from "../engine/level/Field.js";
 import { load_level } from "../engine/level/load_level.js";
 import { save_level } from "../engine/level/save_level.js";
 
-const Trail = {
-    width: new Float32Array(MAX_ENTITIES),
-    max_age: new Float32Array(MAX_ENTITIES),
-    colour: new Float32Array(MAX_ENTITIES * 4),
-    blend: new Uint8Array(MAX_ENTITIES),
-    spawning: new Uint8Array(MAX_ENTITIES),
-};
+const Trail = PerEntity.define({
+    width: PerEntity.f32(),
+    max_age: PerEntity.f32(),
+    colour: PerEntity.f32(4),
+    blend: PerEntity.u8(),
+    spawning: PerEntity.u8(),
+});
 const waypoints: number[][][] = [];
 const TrailDescriptor = define_component({
     name: "Trail3D",

@@ -82,7 +82,10 @@ async function main(): Promise<void> {
                 if (v > 30 || v < -30) velocity[i * 3 + k] = -velocity[i * 3 + k];
                 position[p + k] = v;
             }
+            engine.entityManager.mark_transform_changed(eids[i]);
         }
+        // the world matrices the trails read (untimed like the move: the figure is the trails')
+        engine.entityManager.update_world_transforms();
     };
     let frame = 0;
     const trails_frame = (): void => {

@@ -12,6 +12,11 @@ export interface EngineOptions {
      */
     readonly on_error?: (error: Error) => void;
     /**
+     * Most entities alive at once in this engine's world (default `DEFAULT_MAX_ENTITIES`, a million); one more is
+     * refused with an error naming the capacity. Stores grow with the entities, so the capacity itself costs nothing.
+     */
+    readonly max_entities?: number;
+    /**
      * For `run()`: update the systems in steps of exactly this many seconds (as many as the elapsed time holds,
      * the remainder carried to the next frame) and render once per frame, so that a simulation is deterministic.
      * Without it each frame updates once with the measured frame time.
@@ -40,7 +45,7 @@ function message_of(error: unknown): string {
  */
 export class Engine {
     readonly graphics: GraphicsEngine;
-    readonly entityManager = new EntityManager();
+    readonly entityManager: EntityManager;
     /** Told about systems whose update threw (see the option); null: the graphics engine's `on_error`. */
     on_error: ((error: Error) => void) | null;
     // copy-on-write: a tick walks the array it started with, so that a system added or removed during another
@@ -63,6 +68,7 @@ export class Engine {
     readonly #on_frame = (time_ms: number): void => this.#frame(time_ms);
 
     constructor(options: EngineOptions = {}) {
+        this.entityManager = new EntityManager({ max_entities: options.max_entities });
         this.graphics = new GraphicsEngine(options.graphics);
         this.on_error = options.on_error ?? null;
         const step = options.fixed_step;
@@ -147,7 +153,10 @@ export class Engine {
     /**
      * Every system's `update(dt)` in order, without rendering (what `run()` does per fixed step). Suspended
      * systems are skipped; one that throws is reported and suspended, and the rest still run. A system removed
-     * during the tick is not updated after its removal; one added during it runs from the next tick.
+     * during the tick is not updated after its removal; one added during it runs from the next tick. World
+     * matrices are brought up to date (`entityManager.update_world_transforms`) before each system and after the
+     * last, so that every system, and the frame, sees the transforms changed before it ran; with nothing
+     * changed that costs nothing.
      */
     update(dt: number): void {
         if (!(dt >= 0 && dt < Infinity)) throw new RangeError(`Engine.update: dt must be a finite number of seconds >= 0, got ${dt}`);
@@ -157,10 +166,12 @@ export class Engine {
             const systems = this.#systems;
             const added = this.#added;
             const suspended = this.#suspended;
+            const entities = this.entityManager;
             for (let i = 0; i < systems.length; i++) {
                 const system = systems[i];
                 if (!added.has(system)) continue; // removed by an earlier system's update in this tick
                 if (suspended.size > 0 && suspended.has(system)) continue;
+                entities.update_world_transforms();
                 try {
                     system.update(dt);
                 } catch (error) {
@@ -168,6 +179,7 @@ export class Engine {
                     this.#report(new SystemError(system, error));
                 }
             }
+            entities.update_world_transforms();
         } finally {
             this.#ticking = false;
         }
@@ -191,7 +203,10 @@ export class Engine {
         this.#suspended.clear();
     }
 
-    /** One frame: every system's `update(dt)` in order, then the graphics engine renders. `dt` in seconds. */
+    /**
+     * One frame: every system's `update(dt)` in order, then the graphics engine renders (with the world
+     * matrices up to date). `dt` in seconds.
+     */
     tick(dt: number): void {
         this.update(dt);
         this.graphics.render();
@@ -255,6 +270,8 @@ export class Engine {
                 }
                 if (clock[1] < 0) clock[1] = 0;
             }
+            // a frame without a step still draws what changed between frames (input handlers, timers)
+            this.entityManager.update_world_transforms();
             this.graphics.render();
         } catch (error) {
             this.#frame_handle = null;

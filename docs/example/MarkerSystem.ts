@@ -2,7 +2,8 @@
 // MarkerExtension this system owns, following the entity as it moves.
 import { System } from "shade-ts/engine/System.js";
 import { Transform } from "shade-ts/engine/components/Transform.js";
-import { MAX_ENTITIES } from "shade-ts/engine/MAX_ENTITIES.js";
+import { WorldTransform } from "shade-ts/engine/components/WorldTransform.js";
+import { PerEntity } from "shade-ts/engine/PerEntity.js";
 import type { EntityManager } from "shade-ts/engine/EntityManager.js";
 import type { EntityQuery } from "shade-ts/engine/EntityQuery.js";
 import type { GraphicsEngine } from "shade-ts/engine/GraphicsEngine.js";
@@ -10,13 +11,13 @@ import type { DynamicMesh } from "shade-ts/shade/renderer/scene/DynamicMesh.js";
 import { make_box_geometry } from "shade-ts/shade/renderer/geometry/primitives/make_box_geometry.js";
 import { MarkerExtension } from "./MarkerExtension.js";
 
-/** The component: a bitecs component is a plain object of typed arrays indexed by entity id. */
-export const Marker = {
+/** The component: a bitecs component is an object of per-entity typed arrays indexed by entity id, which grow with the ids. */
+export const Marker = PerEntity.define({
     /** Edge length of the box. */
-    size: new Float32Array(MAX_ENTITIES),
+    size: PerEntity.f32(),
     /** RGBA at `eid * 4`. */
-    color: new Float32Array(MAX_ENTITIES * 4),
-};
+    color: PerEntity.f32(4),
+});
 
 // query terms are module constants: the query is registered once, in startup
 const TERMS = [Transform, Marker];
@@ -63,9 +64,11 @@ export class MarkerSystem extends System {
                 mesh = extension.add(make_box_geometry(size, size, size), color);
                 this.#meshes.set(eid, mesh);
             }
-            mesh.position[0] = Transform.position[eid * 3];
-            mesh.position[1] = Transform.position[eid * 3 + 1];
-            mesh.position[2] = Transform.position[eid * 3 + 2];
+            // where the entity is in the world (its Transform under its parents)
+            const m = eid * 16;
+            mesh.position[0] = WorldTransform.matrix[m + 12];
+            mesh.position[1] = WorldTransform.matrix[m + 13];
+            mesh.position[2] = WorldTransform.matrix[m + 14];
             mesh.updateMatrices();
         }
     }

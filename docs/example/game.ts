@@ -2,6 +2,7 @@
 // running left to right with a trail behind it. `start_game` takes a WebGPU `GPU` (navigator.gpu in a browser,
 // Dawn in Node) and where to draw (a canvas in main.ts, an offscreen texture in run_node.mjs).
 import { Engine } from "shade-ts/engine/Engine.js";
+import type { EntityManager } from "shade-ts/engine/EntityManager.js";
 import { System } from "shade-ts/engine/System.js";
 import { Transform } from "shade-ts/engine/components/Transform.js";
 import type { RenderTarget } from "shade-ts/shade/renderer/target/RenderTarget.js";
@@ -23,12 +24,19 @@ export interface Game {
 class RunnerSystem extends System {
     readonly name = "RunnerSystem";
     runner = -1;
+    #entities: EntityManager | null = null;
+
+    override async startup(entityManager: EntityManager): Promise<void> {
+        this.#entities = entityManager;
+    }
 
     override update(dt: number): void {
-        if (this.runner < 0) return;
+        if (this.runner < 0 || this.#entities === null) return;
         const x = this.runner * 3;
         Transform.position[x] += 3 * dt;
         if (Transform.position[x] > 2) Transform.position[x] -= 4;
+        // written in place: say so, and its world matrix (which the marker and the trail read) follows
+        this.#entities.mark_transform_changed(this.runner);
     }
 }
 

@@ -1,4 +1,6 @@
+import { PerEntity } from "../PerEntity.js";
+
 /** An entity's name (the `name` of a level entity); side data, `undefined` when unnamed. */
-export const Name = {
-    value: [] as (string | undefined)[],
-};
+export const Name = PerEntity.define({
+    value: PerEntity.value<string | undefined>(undefined),
+});

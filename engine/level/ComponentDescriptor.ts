@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from "@sinclair/typebox";
 import type { EntityManager } from "../EntityManager.js";
-import { MAX_ENTITIES } from "../MAX_ENTITIES.js";
+import { PerEntity } from "../PerEntity.js";
 import type { FieldSpec, FieldValue } from "./Field.js";
 import { binding_problem, FLOAT32_STORAGE, saved_within, storage_issue, storage_of, type FieldStorage, type TypedArray } from "./field_storage.js";
 
@@ -22,13 +22,13 @@ export interface LevelIssue {
 
 /**
  * What `define_component` needs. Fields whose kind has a width (numbers, vectors, colours, enums, booleans)
- * are bound by name to a typed array of `component` with `MAX_ENTITIES * width` elements and are written,
+ * are bound by name to a per-entity typed array of `component` (`PerEntity.f32(width)`, ...) and are written,
  * read and reset without code. Side data (strings, arrays such as waypoints) needs `write` and `read`.
  */
 export interface ComponentDescriptorSpec<F extends FieldMap> {
     /** The component's key in level JSON ("Transform", "Trail3D"). */
     readonly name: string;
-    /** The bitecs component (an object of typed arrays indexed by entity id). */
+    /** The bitecs component (an object of per-entity typed arrays, made with `PerEntity.define`). */
     readonly component: object;
     readonly fields: F;
     readonly description?: string;
@@ -82,7 +82,8 @@ export interface ComponentDescriptor<V extends object = object> {
 interface Binding {
     readonly key: string;
     readonly field: FieldSpec;
-    readonly array: TypedArray;
+    /** The component, whose typed array `key` is read at each use: a store's arrays are replaced when it grows. */
+    readonly store: Readonly<Record<string, TypedArray>>;
     readonly float32: boolean;
     readonly storage: FieldStorage;
 }
@@ -130,7 +131,8 @@ export function shortest_float32(value: number): number {
 }
 
 function write_bound(binding: Binding, eid: number, value: unknown): void {
-    const { field, array } = binding;
+    const field = binding.field;
+    const array = binding.store[binding.key];
     const width = field.width;
     const base = eid * width;
     switch (field.kind) {
@@ -160,7 +162,8 @@ function write_bound(binding: Binding, eid: number, value: unknown): void {
 }
 
 function read_bound(binding: Binding, eid: number): unknown {
-    const { field, array, float32 } = binding;
+    const { field, float32 } = binding;
+    const array = binding.store[binding.key];
     const width = field.width;
     const base = eid * width;
     const number = (i: number): number => (float32 ? saved_within(field, array[base + i], shortest_float32(array[base + i])) : array[base + i]);
@@ -185,12 +188,12 @@ function read_bound(binding: Binding, eid: number): unknown {
  * (`entityManager.components.register(Trail3DDescriptor)`, a no-op the second time). Example:
  *
  * ```ts
- * export const Trail3D = {
- *     width: new Float32Array(MAX_ENTITIES),
- *     colour: new Float32Array(MAX_ENTITIES * 4),
- *     spawning: new Uint8Array(MAX_ENTITIES),
- *     slot: new Int32Array(MAX_ENTITIES),          // not in the level: reset below
- * };
+ * export const Trail3D = PerEntity.define({
+ *     width: PerEntity.f32(),
+ *     colour: PerEntity.f32(4),
+ *     spawning: PerEntity.u8(),
+ *     slot: PerEntity.i32(1, -1),          // not in the level: reset below
+ * });
  * export const Trail3DDescriptor = define_component({
  *     name: "Trail3D",
  *     component: Trail3D,
@@ -222,16 +225,20 @@ export function define_component<const F extends FieldMap>(spec: ComponentDescri
         if (field.default !== undefined) defaults.push({ key, value: field.default });
         const array = (component as Record<string, unknown>)[key];
         if (field.width > 0 && is_typed_array(array)) {
-            if (array.length !== MAX_ENTITIES * field.width) {
+            const layout = PerEntity.layout(component, key);
+            if (layout === undefined) {
                 throw new Error(
-                    `define_component: ${name}.${key} is bound to a typed array of ${array.length} elements; ` +
-                        `a ${field.kind} field needs MAX_ENTITIES * ${field.width} = ${MAX_ENTITIES * field.width}`,
+                    `define_component: ${name}.${key} is a typed array that does not grow with the entity ids; ` +
+                        `declare the component with PerEntity.define({ ${key}: PerEntity.f32(${field.width}), ... })`,
                 );
+            }
+            if (layout.stride !== field.width) {
+                throw new Error(`define_component: ${name}.${key} holds ${layout.stride} element(s) per entity; a ${field.kind} field needs ${field.width}`);
             }
             const storage = storage_of(array);
             const problem = binding_problem(field, storage);
             if (problem !== null) throw new Error(`define_component: ${name}.${key}: ${problem}`);
-            bindings.push({ key, field, array, float32: array instanceof Float32Array, storage });
+            bindings.push({ key, field, store: component as Readonly<Record<string, TypedArray>>, float32: array instanceof Float32Array, storage });
         } else if (spec.write === undefined || spec.read === undefined) {
             const why = field.width === 0 ? `${field.kind === "array" ? "an" : "a"} ${field.kind} field is side data` : `the component has no typed array '${key}'`;
             throw new Error(`define_component: ${name}.${key}: ${why}; give the descriptor write() and read() that store it`);
@@ -277,7 +284,7 @@ export function define_component<const F extends FieldMap>(spec: ComponentDescri
         reset(eid: number): void {
             for (const binding of bindings) {
                 const width = binding.field.width;
-                const array = binding.array;
+                const array = binding.store[binding.key];
                 for (let i = eid * width, end = i + width; i < end; i++) array[i] = 0;
             }
             for (const binding of bound_defaults) write_bound(binding, eid, binding.field.default);

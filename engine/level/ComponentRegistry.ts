@@ -2,7 +2,7 @@ import type { ComponentDescriptor } from "./ComponentDescriptor.js";
 import type { ComponentLimit } from "./ComponentLimit.js";
 
 /** JSON keys of an entity that are not components. */
-export const RESERVED_ENTITY_KEYS: readonly string[] = ["name"];
+export const RESERVED_ENTITY_KEYS: readonly string[] = ["name", "parent"];
 
 /**
  * The components level files may use, by JSON name (`entityManager.components`). Systems register their

@@ -6,7 +6,7 @@ export const LEVEL_VERSION = 1;
 
 /**
  * The JSON Schema (TypeBox) of a level file with the components of `registry`:
- * `{ "version"?: 1, "entities": [ { "name"?: string, "<Component>"?: {...} } ] }`.
+ * `{ "version"?: 1, "entities": [ { "name"?: string, "parent"?: string, "<Component>"?: {...} } ] }`.
  */
 export function level_schema(registry: ComponentRegistry): TObject {
     return Type.Object(
@@ -20,12 +20,16 @@ export function level_schema(registry: ComponentRegistry): TObject {
 }
 
 /**
- * The schema of one level entity: an optional name and any registered components, nothing else. A component's
- * `requires` is stated as JSON Schema `dependencies` (for editors; the loader checks it itself, naming the path).
+ * The schema of one level entity: an optional name and parent name and any registered components, nothing else.
+ * A component's `requires` is stated as JSON Schema `dependencies` (for editors; the loader checks it itself,
+ * naming the path).
  */
 export function entity_schema(registry: ComponentRegistry): TObject {
     const components: Record<string, TSchema> = {
         name: Type.Optional(Type.String({ description: "The entity's name" })),
+        parent: Type.Optional(
+            Type.String({ description: "The name of the entity's parent, another entity of this level; the entity's Transform then counts from the parent's" }),
+        ),
     };
     const dependencies: Record<string, string[]> = {};
     for (const descriptor of registry.descriptors) {

@@ -3,13 +3,13 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Name } from "../components/Name.js";
 import type { EntityManager } from "../EntityManager.js";
-import { MAX_ENTITIES } from "../MAX_ENTITIES.js";
 import type { ComponentDescriptor, LevelIssue } from "./ComponentDescriptor.js";
 import type { ComponentRegistry } from "./ComponentRegistry.js";
 import type { FieldSpec } from "./Field.js";
 import { format_json_path, join_json_path, json_path_at_offset, type JsonPathSegment } from "./json_path.js";
 import { LevelError } from "./LevelError.js";
 import { entity_schema, level_schema } from "./level_schema.js";
+import { resolve_parents } from "./resolve_parents.js";
 
 /** What `load_level` and `save_level` need of an engine: its entity manager. */
 export interface LevelHost {
@@ -52,14 +52,14 @@ function first_error(check: Checkers, level: unknown): { type: ValueErrorType; p
     return check.level.Errors(level).First()!;
 }
 
-const ROOT_EXPECTED = 'a level object { "version"?: 1, "entities": [ { "name"?: string, "<Component>": {...} } ] }';
+const ROOT_EXPECTED = 'a level object { "version"?: 1, "entities": [ { "name"?: string, "parent"?: string, "<Component>": {...} } ] }';
 
 function entity_expected(registry: ComponentRegistry): string {
-    return `an entity object { name?, ${registry.descriptors.map((d) => `${d.name}?`).join(", ")} }`;
+    return `an entity object { name?, parent?, ${registry.descriptors.map((d) => `${d.name}?`).join(", ")} }`;
 }
 
 function component_names(registry: ComponentRegistry): string {
-    return `"name" or a component: one of ${registry.descriptors.map((d) => d.name).join(", ")}`;
+    return `"name", "parent" or a component: one of ${registry.descriptors.map((d) => d.name).join(", ")}`;
 }
 
 function field_expected(field: FieldSpec, rest: readonly JsonPathSegment[]): string {
@@ -77,6 +77,7 @@ function expected_at(registry: ComponentRegistry, segments: readonly JsonPathSeg
     if (segments.length === 2) return entity_expected(registry);
     const key = segments[2] as string;
     if (key === "name") return "a string";
+    if (key === "parent") return "a string: the name of another entity of this level";
     const descriptor = registry.get(key);
     if (descriptor === undefined) return component_names(registry);
     if (segments.length === 3) return descriptor.expected;
@@ -175,9 +176,10 @@ function add_with_requirements(entityManager: EntityManager, eid: number, entity
 /**
  * Validates a whole level (JSON text or a parsed object) against the schema generated from the registered
  * component descriptors, what their storage holds, the components each requires and the limits the systems put
- * on them (`ComponentLimit`), then creates its entities and returns their ids in level order. Throws
- * `LevelError` (naming the JSON path and the expected shape) before creating anything: on a throw the world is
- * as before.
+ * on them (`ComponentLimit`), then creates its entities and returns their ids in level order. An entity's
+ * `"parent"` names another entity of the same level (`EntityManager.set_parent` links them once all exist).
+ * Throws `LevelError` (naming the JSON path and the expected shape) before creating anything: on a throw the
+ * world is as before.
  */
 export function load_level(engine: LevelHost, source: unknown): number[] {
     const entityManager = engine.entityManager;
@@ -193,7 +195,7 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
     for (let i = 0; i < entities.length; i++) {
         const entity = entities[i];
         for (const key of Object.keys(entity)) {
-            if (key === "name") continue;
+            if (key === "name" || key === "parent") continue;
             const descriptor = registry.get(key)!;
             const value = entity[key] as Readonly<Record<string, unknown>>;
             const base = `entities[${i}].${key}`;
@@ -214,10 +216,14 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
             }
         }
     }
-    // ids start at 1 and must stay below MAX_ENTITIES
-    const room = MAX_ENTITIES - 1 - entityManager.entity_count;
+    const parents = resolve_parents(entities);
+    const room = entityManager.max_entities - entityManager.entity_count;
     if (entities.length > room) {
-        throw new LevelError("entities", `${entities.length} entities do not fit beside the ${entityManager.entity_count} alive`, `at most ${room} entities`);
+        throw new LevelError(
+            "entities",
+            `${entities.length} entities do not fit beside the ${entityManager.entity_count} alive in a world of capacity ${entityManager.max_entities}`,
+            `at most ${room} entities (new Engine({ max_entities }) sets the capacity)`,
+        );
     }
 
     const created: number[] = [];
@@ -226,6 +232,7 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
             const eid = entityManager.create_entity();
             created.push(eid);
             for (const key of Object.keys(entity)) {
+                if (key === "parent") continue;
                 if (key === "name") {
                     entityManager.add_component(eid, Name, (id) => {
                         Name.value[id] = entity.name as string;
@@ -235,8 +242,11 @@ export function load_level(engine: LevelHost, source: unknown): number[] {
                 add_with_requirements(entityManager, eid, entity, registry.get(key)!);
             }
         }
+        // once every entity exists: a parent may come after its children in the file
+        if (parents !== null) for (let i = 0; i < parents.length; i++) if (parents[i] >= 0) entityManager.set_parent(created[i], created[parents[i]]);
     } catch (error) {
-        // only a descriptor's own write() can throw here; take the half-made level back out
+        // only a descriptor's own write() can throw here; take the half-made level back out (a parent takes its
+        // children, which are entities of this level too)
         for (const eid of created) if (entityManager.has_entity(eid)) entityManager.remove_entity(eid);
         throw error;
     }

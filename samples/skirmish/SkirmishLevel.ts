@@ -190,6 +190,7 @@ export class SkirmishLevel {
                 p[e * 3] = (p[ea * 3] + p[eb * 3]) * 0.5;
                 p[e * 3 + 1] = (p[ea * 3 + 1] + p[eb * 3 + 1]) * 0.5 + 0.2;
                 p[e * 3 + 2] = (p[ea * 3 + 2] + p[eb * 3 + 2]) * 0.5;
+                this.engine.entityManager.mark_transform_changed(e);
                 this.particles.burst(e, 48);
                 this.#impact_cooldown = this.#updates + 12;
                 return;
@@ -237,6 +238,7 @@ export class SkirmishLevel {
             }
             if (entities.has_component(eid, ParticleEmitter)) {
                 Transform.position[eid * 3 + 1] += ground(Transform.position[eid * 3], Transform.position[eid * 3 + 2]);
+                entities.mark_transform_changed(eid);
             }
         }
         for (const light of this.#lights) light.position[1] = ground(light.position[0], light.position[2]) + 1.2;

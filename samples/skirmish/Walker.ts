@@ -1,5 +1,5 @@
-import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
 import { TransformDescriptor } from "../../engine/components/TransformDescriptor.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import { define_component, shortest_float32 } from "../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../engine/level/Field.js";
 
@@ -7,14 +7,14 @@ import { Field } from "../../engine/level/Field.js";
  * A unit of the skirmish: walks a closed loop of waypoints at `speed`, starting `offset` (0..1) of the way
  * round, for `team` 0 or 1. The loop is side data (flat xz per waypoint); the walk is on the ground (y 0).
  */
-export const Walker = {
-    speed: new Float32Array(MAX_ENTITIES),
-    offset: new Float32Array(MAX_ENTITIES),
-    team: new Uint8Array(MAX_ENTITIES),
+export const Walker = PerEntity.define({
+    speed: PerEntity.f32(),
+    offset: PerEntity.f32(),
+    team: PerEntity.u8(),
     /** Flat xz of the loop, and its cumulative lengths (first 0, last the loop's length). */
-    loop: new Array<Float32Array | undefined>(MAX_ENTITIES),
-    lengths: new Array<Float32Array | undefined>(MAX_ENTITIES),
-};
+    loop: PerEntity.value<Float32Array | undefined>(undefined),
+    lengths: PerEntity.value<Float32Array | undefined>(undefined),
+});
 
 /** `Walker` in level files: `{ "Walker": { "loop": [[x, z], ...], "speed": 1.5, "offset": 0.25, "team": 0 } }`. */
 export const WalkerDescriptor = define_component({

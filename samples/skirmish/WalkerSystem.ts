@@ -16,16 +16,19 @@ export class WalkerSystem extends System {
     time = 0;
     ground: GroundHeight = () => 0;
     #query: EntityQuery | null = null;
+    #entities: EntityManager | null = null;
 
     async startup(entityManager: EntityManager): Promise<void> {
         entityManager.components.register(WalkerDescriptor);
         this.#query ??= entityManager.register_query(TERMS);
+        this.#entities = entityManager;
     }
 
     update(dt: number): void {
         this.time += dt;
         const query = this.#query;
-        if (query === null) return;
+        const manager = this.#entities;
+        if (query === null || manager === null) return;
         const entities = query.entities;
         const position = Transform.position;
         const rotation = Transform.rotation;
@@ -57,6 +60,8 @@ export class WalkerSystem extends System {
             rotation[eid * 4 + 1] = Math.sin(yaw);
             rotation[eid * 4 + 2] = 0;
             rotation[eid * 4 + 3] = Math.cos(yaw);
+            // written in place: the world matrices (trails, fog, particles read them) follow
+            manager.mark_transform_changed(eid);
         }
     }
 }

@@ -1,4 +1,5 @@
 import { Transform } from "../../engine/components/Transform.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
@@ -40,6 +41,21 @@ const ONES = [1, 1, 1] as const;
 type Vec3 = ArrayLike<number>;
 type Rgba = ArrayLike<number>;
 
+/** The 8 corners of a box of half extents `half` (at `h`) in the space of the affine matrix `matrix` (at `m`). */
+function box_corners(matrix: Float32Array, m: number, half: Float32Array, h: number, corner: Float32Array): void {
+    const hx = half[h];
+    const hy = half[h + 1];
+    const hz = half[h + 2];
+    for (let k = 0; k < 8; k++) {
+        const x = BOX_CORNERS[k * 3] * hx;
+        const y = BOX_CORNERS[k * 3 + 1] * hy;
+        const z = BOX_CORNERS[k * 3 + 2] * hz;
+        corner[k * 3] = matrix[m] * x + matrix[m + 4] * y + matrix[m + 8] * z + matrix[m + 12];
+        corner[k * 3 + 1] = matrix[m + 1] * x + matrix[m + 5] * y + matrix[m + 9] * z + matrix[m + 13];
+        corner[k * 3 + 2] = matrix[m + 2] * x + matrix[m + 6] * y + matrix[m + 10] * z + matrix[m + 14];
+    }
+}
+
 /**
  * Immediate-mode debug geometry, drawn as pixel-wide lines by the `DebugDrawExtension` it owns.
  *
@@ -67,7 +83,8 @@ export class DebugDrawSystem extends System {
     readonly #graphics: GraphicsEngine;
     #extension: DebugDrawExtension | null = null;
     #query: EntityQuery | null = null;
-    #now = 0;
+    /** Seconds of updates, in a typed array: a double in an object field is boxed on each store until the JIT settles it. */
+    readonly #clock = new Float64Array(1);
     #recorded = false;
     /** One-frame lines that existed at the last update. */
     #mark = 0;
@@ -95,7 +112,7 @@ export class DebugDrawSystem extends System {
 
     /** Seconds on the system's clock. */
     get now(): number {
-        return this.#now;
+        return this.#clock[0];
     }
 
     /** Lines waiting to be drawn: timed plus one-frame. */
@@ -122,25 +139,30 @@ export class DebugDrawSystem extends System {
     }
 
     override update(dt: number): void {
-        this.#now += dt;
+        this.#clock[0] += dt;
         if (!this.#recorded && this.#mark > 0) {
             // no frame since the last update: what existed then had its frame
             this.frame_lines.drop_front(this.#mark);
         }
         this.#recorded = false;
-        this.timed_lines.expire(this.#now);
-        const query = this.#query;
-        if (query !== null) {
-            const entities = query.entities;
-            const half = DebugBounds.half_extents;
-            const color = DebugBounds.color;
-            const scale = Transform.scale;
-            for (let i = 0; i < entities.length; i++) {
-                const eid = entities[i];
-                this.#box(Transform.position, eid * 3, half, eid * 3, scale, eid * 3, Transform.rotation, eid * 4, color, eid * 4, 0);
-            }
-        }
+        this.timed_lines.expire(this.#clock);
+        if (this.#query !== null) this.#bounds(this.#query.entities);
         this.#mark = this.frame_lines.count;
+    }
+
+    /** One-frame boxes around every DebugBounds entity, in its world matrix. */
+    #bounds(entities: readonly number[]): void {
+        const half = DebugBounds.half_extents;
+        const color = DebugBounds.color;
+        // the world matrix: the box sits, turns and scales with the entity and its parents
+        const world = WorldTransform.matrix;
+        const corner = this.#corner;
+        for (let i = 0; i < entities.length; i++) {
+            const eid = entities[i];
+            box_corners(world, eid * 16, half, eid * 3, corner);
+            const c = eid * 4;
+            for (let e = 0; e < 24; e += 2) this.frame_lines.push(corner, BOX_EDGES[e] * 3, corner, BOX_EDGES[e + 1] * 3, color, c);
+        }
     }
 
     /** @internal the extension took the one-frame lines for a frame */
@@ -272,7 +294,7 @@ export class DebugDrawSystem extends System {
         if (duration > 0) {
             const timed = this.timed_lines;
             const i = timed.push(a, ai, b, bi, color, c);
-            timed.expiry[i] = this.#now + duration;
+            timed.expiry[i] = this.#clock[0] + duration;
             timed.version++;
         } else {
             this.frame_lines.push(a, ai, b, bi, color, c);

@@ -123,8 +123,13 @@ export class DebugLines {
         this.version++;
     }
 
-    /** Drops the timed lines whose expiry is at or before `now`, keeping the order of the rest. */
-    expire(now: number): void {
+    /**
+     * Drops the timed lines whose expiry is at or before `clock[0]` (seconds), keeping the order of the rest. The
+     * time comes in a typed array: a double passed to a call the JIT does not inline is boxed, a heap object
+     * per frame.
+     */
+    expire(clock: Float64Array): void {
+        const now = clock[0];
         const expiry = this.expiry;
         const f = this.f32;
         let kept = 0;

@@ -1,4 +1,4 @@
-import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 
 /** What `Decal.write` takes; every field is optional and falls back to `DECAL_DEFAULTS`. */
 export interface DecalSpec {
@@ -27,13 +27,13 @@ export const DECAL_DEFAULTS = {
  *
  * A bitecs component of typed arrays indexed by entity id; fields are read every update: write them in place.
  */
-export const Decal = {
+export const Decal = PerEntity.define({
     /** x, y, z at `eid * 3`. */
-    size: new Float32Array(MAX_ENTITIES * 3),
-    frame: new Uint32Array(MAX_ENTITIES),
+    size: PerEntity.f32(3),
+    frame: PerEntity.u32(),
     /** RGBA at `eid * 4`. */
-    color: new Float32Array(MAX_ENTITIES * 4),
-    rotation: new Float32Array(MAX_ENTITIES),
+    color: PerEntity.f32(4),
+    rotation: PerEntity.f32(),
 
     /** Fills entity `eid`'s fields from `spec` and the defaults; checks them (the message names the field). */
     write(eid: number, spec: DecalSpec = {}): void {
@@ -56,4 +56,4 @@ export const Decal = {
         Decal.frame[eid] = frame;
         Decal.rotation[eid] = rotation;
     },
-};
+});

@@ -1,4 +1,6 @@
+import { Parent } from "../../engine/components/Parent.js";
 import { Transform } from "../../engine/components/Transform.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
@@ -100,7 +102,8 @@ export class DecalSystem extends System {
         const frame_size = atlas.frame_size;
         const inv_w = 1 / atlas.width;
         const inv_h = 1 / atlas.height;
-        const position = Transform.position;
+        const world = WorldTransform.matrix;
+        const parent_of = Parent.eid;
         const rotation = Transform.rotation;
         const scale = Transform.scale;
         const record = this.#record;
@@ -123,9 +126,9 @@ export class DecalSystem extends System {
             const z = az * cy + ax * sy;
             const w = aw * cy - ay * sy;
             const p = eid * 3;
-            record[0] = position[p];
-            record[1] = position[p + 1];
-            record[2] = position[p + 2];
+            record[0] = world[eid * 16 + 12];
+            record[1] = world[eid * 16 + 13];
+            record[2] = world[eid * 16 + 14];
             record[3] = 0;
             // columns of the rotation matrix of (x, y, z, w)
             record[4] = 1 - 2 * (y * y + z * z);
@@ -140,6 +143,25 @@ export class DecalSystem extends System {
             record[13] = 2 * (y * z - x * w);
             record[14] = 1 - 2 * (x * x + y * y);
             record[15] = Decal.size[p + 2] * scale[p + 2] * 0.5;
+            const parent = parent_of[eid];
+            if (parent >= 0) {
+                // under a parent the box's axes turn (and stretch) with the parent's world matrix
+                const m = parent * 16;
+                for (let axis = 4; axis < 16; axis += 4) {
+                    const ax = record[axis];
+                    const ay = record[axis + 1];
+                    const az = record[axis + 2];
+                    const wx = world[m] * ax + world[m + 4] * ay + world[m + 8] * az;
+                    const wy = world[m + 1] * ax + world[m + 5] * ay + world[m + 9] * az;
+                    const wz = world[m + 2] * ax + world[m + 6] * ay + world[m + 10] * az;
+                    const length = Math.sqrt(wx * wx + wy * wy + wz * wz);
+                    const inv = length > 0 ? 1 / length : 0;
+                    record[axis] = wx * inv;
+                    record[axis + 1] = wy * inv;
+                    record[axis + 2] = wz * inv;
+                    record[axis + 3] *= length;
+                }
+            }
             const c = eid * 4;
             record[16] = Decal.color[c];
             record[17] = Decal.color[c + 1];

@@ -1,6 +1,7 @@
 import { Transform } from "../../engine/components/Transform.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
-import { MAX_ENTITIES } from "../../engine/EntityManager.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
 import { System } from "../../engine/System.js";
@@ -60,11 +61,28 @@ export class FogOfWarSystem extends System {
     /** Most world units a revealer sees: the diagonal of the bounds (a float32, as the radius is stored). */
     readonly max_radius: number;
     /** What each entity's revealer added to the grid: applied 1/0, the cell, team and radius it was applied at. */
-    readonly #applied = new Uint8Array(MAX_ENTITIES);
-    readonly #cell_i = new Int32Array(MAX_ENTITIES);
-    readonly #cell_j = new Int32Array(MAX_ENTITIES);
-    readonly #team = new Uint8Array(MAX_ENTITIES);
-    readonly #radius = new Float32Array(MAX_ENTITIES);
+    readonly #per_entity = PerEntity.define({
+        applied: PerEntity.u8(),
+        cell_i: PerEntity.i32(),
+        cell_j: PerEntity.i32(),
+        team: PerEntity.u8(),
+        radius: PerEntity.f32(),
+    });
+    get #applied(): Uint8Array {
+        return this.#per_entity.applied;
+    }
+    get #cell_i(): Int32Array {
+        return this.#per_entity.cell_i;
+    }
+    get #cell_j(): Int32Array {
+        return this.#per_entity.cell_j;
+    }
+    get #team(): Uint8Array {
+        return this.#per_entity.team;
+    }
+    get #radius(): Float32Array {
+        return this.#per_entity.radius;
+    }
     #texture: GPUTexture | null = null;
     #texture_device: GPUDevice | null = null;
     /** Revealer applications (reveal + conceal) in the last update, for benches and tests. */
@@ -189,7 +207,8 @@ export class FogOfWarSystem extends System {
         if (query === null) return;
         const entities = query.entities;
         const grid = this.grid;
-        const position = Transform.position;
+        // the world position: a revealer riding on a parent reveals where it is
+        const world = WorldTransform.matrix;
         const radius_of = FogRevealer.radius;
         const team_of = FogRevealer.team;
         const applied = this.#applied;
@@ -200,8 +219,8 @@ export class FogOfWarSystem extends System {
         let moves = 0;
         for (let k = 0; k < entities.length; k++) {
             const eid = entities[k];
-            const x = position[eid * 3];
-            const z = position[eid * 3 + 2];
+            const x = world[eid * 16 + 12];
+            const z = world[eid * 16 + 14];
             const radius = radius_of[eid];
             const team = team_of[eid];
             if (team >= teams) {

@@ -1,12 +1,12 @@
-import { MAX_ENTITIES } from "../../engine/EntityManager.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 
 /**
  * Reveals the fog-of-war cells within `radius` of its entity (with `Transform`, on the x-z plane) to its
  * `team`, through `FogOfWarSystem`. A bitecs component of typed arrays.
  */
-export const FogRevealer = {
+export const FogRevealer = PerEntity.define({
     /** World units. */
-    radius: new Float32Array(MAX_ENTITIES),
+    radius: PerEntity.f32(),
     /** 0 .. the system's `teams - 1`. */
-    team: new Uint8Array(MAX_ENTITIES),
-};
+    team: PerEntity.u8(),
+});

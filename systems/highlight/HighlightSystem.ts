@@ -1,5 +1,5 @@
 import type { EntityManager } from "../../engine/EntityManager.js";
-import { MAX_ENTITIES } from "../../engine/EntityManager.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
 import { System } from "../../engine/System.js";
@@ -26,11 +26,23 @@ export class HighlightSystem extends System implements HighlightSource {
     #extension: HighlightExtension | null = null;
     #query: EntityQuery | null = null;
     #entity_manager: EntityManager | null = null;
-    readonly #mesh_of: (Mesh | null)[] = new Array<Mesh | null>(MAX_ENTITIES).fill(null);
-    readonly #generation = new Uint32Array(MAX_ENTITIES);
+    /** Per-entity state, grown with the entity ids (`PerEntity`). */
+    readonly #per_entity = PerEntity.define({
+        mesh_of: PerEntity.value<Mesh | null>(null),
+        generation: PerEntity.u32(),
+        index_of: PerEntity.i32(1, -1),
+    });
+    get #mesh_of(): (Mesh | null)[] {
+        return this.#per_entity.mesh_of;
+    }
+    get #generation(): Uint32Array {
+        return this.#per_entity.generation;
+    }
+    get #index_of(): Int32Array {
+        return this.#per_entity.index_of;
+    }
     /** Entities with a mesh set, for picking; `#index_of[eid]` is the place in it, -1 for none. */
     readonly #named: number[] = [];
-    readonly #index_of = new Int32Array(MAX_ENTITIES).fill(-1);
 
     constructor(graphics: GraphicsEngine) {
         super();
@@ -65,7 +77,8 @@ export class HighlightSystem extends System implements HighlightSource {
 
     /** The mesh named for `eid`, or null (none, or set for an entity since removed). */
     mesh_of(eid: number): Mesh | null {
-        const mesh = this.#mesh_of[eid];
+        // an id past the stores (never an entity here) reads undefined
+        const mesh = this.#mesh_of[eid] ?? null;
         if (mesh === null || this.#entity_manager === null) return null;
         return this.#entity_manager.is_current(eid, this.#generation[eid]) ? mesh : null;
     }

@@ -1,4 +1,4 @@
-import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 
 /**
  * A particle emitter on an entity (bitecs component: typed arrays indexed by entity id, vectors at
@@ -8,42 +8,42 @@ import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
  *
  * Particles live on the GPU (`GPUParticleEmitterSystem`), not as entities.
  */
-export const ParticleEmitter = {
+export const ParticleEmitter = PerEntity.define({
     /** Particles per second, spawned continuously. */
-    rate: new Float32Array(MAX_ENTITIES),
+    rate: PerEntity.f32(),
     /** Particles spawned once, on the emitter's first simulated frame. */
-    burst: new Uint32Array(MAX_ENTITIES),
+    burst: PerEntity.u32(),
     /** Seconds a particle lives: uniform in [lifetime_min, lifetime_max]. */
-    lifetime_min: new Float32Array(MAX_ENTITIES),
-    lifetime_max: new Float32Array(MAX_ENTITIES),
+    lifetime_min: PerEntity.f32(),
+    lifetime_max: PerEntity.f32(),
     /** The cone's axis in the entity's local frame (normalised when read). */
-    direction: new Float32Array(MAX_ENTITIES * 3),
+    direction: PerEntity.f32(3),
     /** Half-angle of the velocity cone, radians (0: along the axis, PI: every direction). */
-    cone_angle: new Float32Array(MAX_ENTITIES),
+    cone_angle: PerEntity.f32(),
     /** Initial speed, uniform in [speed_min, speed_max], units per second. */
-    speed_min: new Float32Array(MAX_ENTITIES),
-    speed_max: new Float32Array(MAX_ENTITIES),
+    speed_min: PerEntity.f32(),
+    speed_max: PerEntity.f32(),
     /** World-space acceleration, units per second squared. */
-    gravity: new Float32Array(MAX_ENTITIES * 3),
+    gravity: PerEntity.f32(3),
     /** Fraction of velocity lost per second (linear drag). */
-    drag: new Float32Array(MAX_ENTITIES),
+    drag: PerEntity.f32(),
     /** Billboard size (world units, edge length) at birth and at death, linear in between. */
-    size_start: new Float32Array(MAX_ENTITIES),
-    size_end: new Float32Array(MAX_ENTITIES),
+    size_start: PerEntity.f32(),
+    size_end: PerEntity.f32(),
     /** Straight-alpha RGBA at birth and at death, linear in between (HDR: components may exceed 1). */
-    color_start: new Float32Array(MAX_ENTITIES * 4),
-    color_end: new Float32Array(MAX_ENTITIES * 4),
+    color_start: PerEntity.f32(4),
+    color_end: PerEntity.f32(4),
     /** Atlas frames [frame_start, frame_start + frame_count) that a particle plays. */
-    frame_start: new Uint32Array(MAX_ENTITIES),
-    frame_count: new Uint32Array(MAX_ENTITIES),
+    frame_start: PerEntity.u32(),
+    frame_count: PerEntity.u32(),
     /** Frames per second; 0 spreads the frames over the particle's life once. */
-    frame_rate: new Float32Array(MAX_ENTITIES),
+    frame_rate: PerEntity.f32(),
     /** `ParticleBlend`: 0 additive, 1 alpha (order-independent). */
-    blend: new Uint8Array(MAX_ENTITIES),
+    blend: PerEntity.u8(),
     /** 1: soft particles (fade against the scene depth), 0: hard depth test only. */
-    soft: new Uint8Array(MAX_ENTITIES),
+    soft: PerEntity.u8(),
     /** Distance in world units over which a soft particle fades out in front of a surface. */
-    softness: new Float32Array(MAX_ENTITIES),
+    softness: PerEntity.f32(),
     /** Seeds the emitter's random stream: the same seed and ticks give the same particles. */
-    seed: new Uint32Array(MAX_ENTITIES),
-};
+    seed: PerEntity.u32(),
+});

@@ -1,6 +1,7 @@
 import { hasComponent, type World } from "bitecs";
 import { Transform } from "../../engine/components/Transform.js";
-import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import { ParticleEmitter } from "./ParticleEmitter.js";
 import {
     EMITTER_ACTIVE,
@@ -52,7 +53,13 @@ export class ParticleEmitterTable {
     additive_count = 0;
     alpha_count = 0;
 
-    readonly #slot_of = new Int32Array(MAX_ENTITIES).fill(-1);
+    /** Per-entity state, grown with the entity ids (`PerEntity`). */
+    readonly #per_entity = PerEntity.define({
+        slot_of: PerEntity.i32(1, -1),
+    });
+    get #slot_of(): Int32Array {
+        return this.#per_entity.slot_of;
+    }
     readonly #entity_of: Int32Array;
     readonly #generation: Uint16Array;
     readonly #accumulator: Float64Array;
@@ -92,7 +99,8 @@ export class ParticleEmitterTable {
 
     /** The slot of `eid`'s emitter, or -1. */
     slot_of(eid: number): number {
-        return this.#slot_of[eid];
+        // an id past the stores (never an entity) reads undefined
+        return this.#slot_of[eid] ?? -1;
     }
 
     /** Gives `eid` a slot (the component was added). Throws when the table is full. */
@@ -127,7 +135,7 @@ export class ParticleEmitterTable {
 
     /** Queues `n` particles for `eid`'s emitter next frame. */
     burst(eid: number, n: number): void {
-        const slot = this.#slot_of[eid];
+        const slot = this.slot_of(eid);
         if (slot === -1) {
             throw new Error(`GPUParticleEmitterSystem.burst: entity ${eid} has no ParticleEmitter (add the component first)`);
         }
@@ -150,13 +158,13 @@ export class ParticleEmitterTable {
      * entity, this frame's spawn count (rate x dt carried over in fractions, bursts) and running spawn offsets.
      * At most `capacity` particles are requested in one frame (more could only be dropped).
      */
-    write(world: World, time: Float64Array, capacity: number): void {
+    write(ecs: World, time: Float64Array, capacity: number): void {
         const dt = time[1];
         const f32 = this.f32;
         const u32 = this.u32;
         const pe = ParticleEmitter;
-        const position = Transform.position;
-        const rotation = Transform.rotation;
+        // the emitter's world matrix: a parent's motion and turn carry its emitters
+        const world = WorldTransform.matrix;
         let offset = 0;
         let additive = 0;
         let alpha = 0;
@@ -200,30 +208,22 @@ export class ParticleEmitterTable {
             u32[at + E_FLAGS] = EMITTER_ACTIVE | (alpha_blend ? EMITTER_ALPHA : 0);
             u32[at + E_SEED] = pe.seed[eid];
 
-            // cone axis: the local direction turned by the entity's rotation
+            // cone axis: the local direction turned by the entity's world matrix (normalised below, so scale
+            // only bends it when it is not uniform)
             let dx = pe.direction[eid * 3];
             let dy = pe.direction[eid * 3 + 1];
             let dz = pe.direction[eid * 3 + 2];
-            if (hasComponent(world, eid, Transform)) {
-                f32[at + E_POSITION] = position[eid * 3];
-                f32[at + E_POSITION + 1] = position[eid * 3 + 1];
-                f32[at + E_POSITION + 2] = position[eid * 3 + 2];
-                const qx = rotation[eid * 4];
-                const qy = rotation[eid * 4 + 1];
-                const qz = rotation[eid * 4 + 2];
-                const qw = rotation[eid * 4 + 3];
-                if (qx !== 0 || qy !== 0 || qz !== 0 || qw !== 0) {
-                    // v' = v + 2 w (q x v) + 2 q x (q x v)
-                    const tx = 2 * (qy * dz - qz * dy);
-                    const ty = 2 * (qz * dx - qx * dz);
-                    const tz = 2 * (qx * dy - qy * dx);
-                    const rx = dx + qw * tx + (qy * tz - qz * ty);
-                    const ry = dy + qw * ty + (qz * tx - qx * tz);
-                    const rz = dz + qw * tz + (qx * ty - qy * tx);
-                    dx = rx;
-                    dy = ry;
-                    dz = rz;
-                }
+            if (hasComponent(ecs, eid, Transform)) {
+                const m = eid * 16;
+                f32[at + E_POSITION] = world[m + 12];
+                f32[at + E_POSITION + 1] = world[m + 13];
+                f32[at + E_POSITION + 2] = world[m + 14];
+                const rx = world[m] * dx + world[m + 4] * dy + world[m + 8] * dz;
+                const ry = world[m + 1] * dx + world[m + 5] * dy + world[m + 9] * dz;
+                const rz = world[m + 2] * dx + world[m + 6] * dy + world[m + 10] * dz;
+                dx = rx;
+                dy = ry;
+                dz = rz;
             } else {
                 f32[at + E_POSITION] = 0;
                 f32[at + E_POSITION + 1] = 0;

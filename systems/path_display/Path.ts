@@ -1,4 +1,4 @@
-import { MAX_ENTITIES } from "../../engine/EntityManager.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 
 /** What `Path.write` takes; omitted fields fall back to `PATH_DEFAULTS`. */
 export interface PathSpec {
@@ -27,17 +27,17 @@ export const PATH_DEFAULTS = {
  * with `Path.write` or `Path.set_waypoints`, or rewrite the array in place and call `Path.changed(eid)`. The
  * other fields are read every frame and may be written in place.
  */
-export const Path = {
-    width: new Float32Array(MAX_ENTITIES),
+export const Path = PerEntity.define({
+    width: PerEntity.f32(),
     /** RGBA at `eid * 4`. */
-    color: new Float32Array(MAX_ENTITIES * 4),
+    color: PerEntity.f32(4),
     /** RGBA at `eid * 4`. */
-    marker_color: new Float32Array(MAX_ENTITIES * 4),
-    marker_spacing: new Float32Array(MAX_ENTITIES),
+    marker_color: PerEntity.f32(4),
+    marker_spacing: PerEntity.f32(),
     /** Bumped whenever the waypoints change; the system rebuilds a path whose version it has not built. */
-    version: new Uint32Array(MAX_ENTITIES),
+    version: PerEntity.u32(),
     /** Flat xyz per entity, or undefined (nothing drawn). */
-    waypoints: new Array<Float32Array | undefined>(MAX_ENTITIES),
+    waypoints: PerEntity.value<Float32Array | undefined>(undefined),
 
     /** Sets every field of `eid`'s path (checked: the message names the field). */
     write(eid: number, spec: PathSpec): void {
@@ -64,7 +64,7 @@ export const Path = {
     changed(eid: number): void {
         Path.version[eid] = (Path.version[eid] + 1) >>> 0;
     },
-};
+});
 
 function flatten(waypoints: ArrayLike<number> | readonly (readonly number[])[]): Float32Array {
     const first = waypoints.length > 0 ? (waypoints as ArrayLike<unknown>)[0] : 0;

@@ -1,7 +1,7 @@
 import type { EntityManager } from "../../engine/EntityManager.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
-import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import { System } from "../../engine/System.js";
 import { DynamicMesh } from "../../shade/renderer/scene/DynamicMesh.js";
 import { DynamicMeshBatch } from "../../shade/renderer/scene/DynamicMeshBatch.js";
@@ -32,9 +32,21 @@ export class PathDisplaySystem extends System {
     #query: EntityQuery | null = null;
     #unobserve: (() => void) | null = null;
     #unlimit: (() => void) | null = null;
-    readonly #meshes = new Array<DynamicMesh | undefined>(MAX_ENTITIES);
-    readonly #built_version = new Uint32Array(MAX_ENTITIES);
-    readonly #built = new Float32Array(MAX_ENTITIES * BUILT_WORDS);
+    /** Per-entity state, grown with the entity ids (`PerEntity`). */
+    readonly #per_entity = PerEntity.define({
+        meshes: PerEntity.value<DynamicMesh | undefined>(undefined),
+        built_version: PerEntity.u32(),
+        built: PerEntity.f32(BUILT_WORDS),
+    });
+    get #meshes(): (DynamicMesh | undefined)[] {
+        return this.#per_entity.meshes;
+    }
+    get #built_version(): Uint32Array {
+        return this.#per_entity.built_version;
+    }
+    get #built(): Float32Array {
+        return this.#per_entity.built;
+    }
     #rebuilds = 0;
 
     constructor(graphics: GraphicsEngine) {

@@ -1,4 +1,4 @@
-import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 
 /** What `Terrain.write` takes; every field is optional and falls back to `TERRAIN_DEFAULTS`. */
 export interface TerrainSpec {
@@ -41,27 +41,27 @@ export const TERRAIN_MAX_RESOLUTION = 1025;
 
 /**
  * A heightmap terrain, drawn into the G-buffer by `TerrainSystem`: a square of `size` world units centred on
- * the entity's `Transform.position` (the component requires a `Transform`), `resolution` samples per side, heights
+ * the entity's world position (`WorldTransform`: its `Transform` under its parents; the component requires a `Transform`), `resolution` samples per side, heights
  * either generated (seeded fbm noise) or given (`heights`). Its ground is textured in layers chosen by height
  * and slope: sand low, grass, rock on steep slopes, snow high.
  *
  * A bitecs component of typed arrays indexed by entity id. The system rebuilds a terrain when any field
  * changes (compared every update); `Terrain.set_heights` replaces given heights.
  */
-export const Terrain = {
-    size: new Float32Array(MAX_ENTITIES),
-    resolution: new Uint32Array(MAX_ENTITIES),
-    height_scale: new Float32Array(MAX_ENTITIES),
-    seed: new Uint32Array(MAX_ENTITIES),
-    octaves: new Uint32Array(MAX_ENTITIES),
-    frequency: new Float32Array(MAX_ENTITIES),
-    sand_level: new Float32Array(MAX_ENTITIES),
-    snow_level: new Float32Array(MAX_ENTITIES),
-    rock_slope: new Float32Array(MAX_ENTITIES),
+export const Terrain = PerEntity.define({
+    size: PerEntity.f32(),
+    resolution: PerEntity.u32(),
+    height_scale: PerEntity.f32(),
+    seed: PerEntity.u32(),
+    octaves: PerEntity.u32(),
+    frequency: PerEntity.f32(),
+    sand_level: PerEntity.f32(),
+    snow_level: PerEntity.f32(),
+    rock_slope: PerEntity.f32(),
     /** Given heights (side data), undefined: generated. */
-    heights: new Array<Float32Array | undefined>(MAX_ENTITIES),
+    heights: PerEntity.value<Float32Array | undefined>(undefined),
     /** Bumped whenever `heights` is replaced. */
-    version: new Uint32Array(MAX_ENTITIES),
+    version: PerEntity.u32(),
 
     /** Fills entity `eid`'s fields from `spec` and the defaults; checks them (the message names the field). */
     write(eid: number, spec: TerrainSpec = {}): void {
@@ -113,7 +113,7 @@ export const Terrain = {
         }
         Terrain.version[eid] = (Terrain.version[eid] + 1) >>> 0;
     },
-};
+});
 
 function check_resolution(resolution: number): void {
     if (!(Number.isInteger(resolution) && resolution >= 2 && resolution <= TERRAIN_MAX_RESOLUTION)) {

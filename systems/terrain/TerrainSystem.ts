@@ -1,8 +1,9 @@
 import { Transform } from "../../engine/components/Transform.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
-import { MAX_ENTITIES } from "../../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import { System } from "../../engine/System.js";
 import { generate_heightmap } from "./generate_heightmap.js";
 import { Terrain } from "./Terrain.js";
@@ -39,8 +40,17 @@ export class TerrainSystem extends System {
     #entityManager: EntityManager | null = null;
     #query: EntityQuery | null = null;
     #unobserve: (() => void) | null = null;
-    readonly #by_eid = new Array<TerrainDraw | undefined>(MAX_ENTITIES);
-    readonly #built = new Float64Array(MAX_ENTITIES * BUILT_WORDS);
+    /** Per-entity state, grown with the entity ids (`PerEntity`). */
+    readonly #per_entity = PerEntity.define({
+        by_eid: PerEntity.value<TerrainDraw | undefined>(undefined),
+        built: PerEntity.f64(BUILT_WORDS),
+    });
+    get #by_eid(): (TerrainDraw | undefined)[] {
+        return this.#per_entity.by_eid;
+    }
+    get #built(): Float64Array {
+        return this.#per_entity.built;
+    }
     /** The terrains drawn, in no particular order. */
     readonly draws: TerrainDraw[] = [];
     #builds = 0;
@@ -118,13 +128,14 @@ export class TerrainSystem extends System {
         const entities = query.entities;
         const entityManager = this.#entityManager!;
         const built = this.#built;
-        const position = Transform.position;
+        // the world position, so that a terrain under a parent moves with it
+        const world = WorldTransform.matrix;
         for (let k = 0; k < entities.length; k++) {
             const eid = entities[k];
             const placed = entityManager.has_component(eid, Transform);
-            const ox = placed ? position[eid * 3] : 0;
-            const oy = placed ? position[eid * 3 + 1] : 0;
-            const oz = placed ? position[eid * 3 + 2] : 0;
+            const ox = placed ? world[eid * 16 + 12] : 0;
+            const oy = placed ? world[eid * 16 + 13] : 0;
+            const oz = placed ? world[eid * 16 + 14] : 0;
             const b = eid * BUILT_WORDS;
             const draw = this.#by_eid[eid];
             if (

@@ -1,4 +1,4 @@
-import { MAX_ENTITIES } from "../../engine/EntityManager.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 
 /** What `Trail3D.write` takes; every field is optional and falls back to `TRAIL3D_DEFAULTS`. */
 export interface Trail3DSpec {
@@ -36,19 +36,19 @@ export const TRAIL3D_DEFAULTS = {
  * `Trail3DDescriptor`, resets it; a bare bitecs `addComponent` leaves zeros: an invisible trail);
  * `Trail3D.write(eid, spec)` sets every field at once.
  */
-export const Trail3D = {
-    max_age: new Float32Array(MAX_ENTITIES),
-    width: new Float32Array(MAX_ENTITIES),
+export const Trail3D = PerEntity.define({
+    max_age: PerEntity.f32(),
+    width: PerEntity.f32(),
     /** RGBA at `eid * 4`. */
-    color: new Float32Array(MAX_ENTITIES * 4),
+    color: PerEntity.f32(4),
     /** RGBA at `eid * 4`. */
-    head: new Float32Array(MAX_ENTITIES * 4),
+    head: PerEntity.f32(4),
     /** RGBA at `eid * 4`. */
-    tail: new Float32Array(MAX_ENTITIES * 4),
+    tail: PerEntity.f32(4),
     /** 1: the trail grows; 0: it does not. */
-    spawning: new Uint8Array(MAX_ENTITIES),
+    spawning: PerEntity.u8(),
     /** Bumped by `clear`; the system empties a trail whose count it has not seen. */
-    clear_count: new Uint32Array(MAX_ENTITIES),
+    clear_count: PerEntity.u32(),
 
     /** Fills entity `eid`'s fields from `spec` and the defaults; checks them (the message names the field). */
     write(eid: number, spec: Trail3DSpec = {}): void {
@@ -68,7 +68,7 @@ export const Trail3D = {
     clear(eid: number): void {
         Trail3D.clear_count[eid] = (Trail3D.clear_count[eid] + 1) >>> 0;
     },
-};
+});
 
 function write_rgba(field: string, array: Float32Array, eid: number, rgba: ArrayLike<number>): void {
     if (rgba.length !== 4) throw new RangeError(`Trail3D.${field} is RGBA (4 numbers), got ${rgba.length}`);

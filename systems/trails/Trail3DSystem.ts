@@ -1,7 +1,8 @@
 import { commitRemovals, observe, onRemove, registerQuery, type Query, type World } from "bitecs";
 import { Transform } from "../../engine/components/Transform.js";
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
 import type { EntityManager } from "../../engine/EntityManager.js";
-import { MAX_ENTITIES } from "../../engine/EntityManager.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
 import { System } from "../../engine/System.js";
 import { Trail3D } from "./Trail3D.js";
@@ -49,7 +50,13 @@ export class Trail3DSystem extends System {
     #unobserve: (() => void) | null = null;
     #now = 0;
     /** Slot of each entity, -1 for none. */
-    readonly #slot_of = new Int32Array(MAX_ENTITIES).fill(-1);
+    /** Per-entity state, grown with the entity ids (`PerEntity`). */
+    readonly #per_entity = PerEntity.define({
+        slot_of: PerEntity.i32(1, -1),
+    });
+    get #slot_of(): Int32Array {
+        return this.#per_entity.slot_of;
+    }
     /** Entity of each slot (for freeing everything on shutdown). */
     #owner = new Int32Array(0);
 
@@ -76,7 +83,7 @@ export class Trail3DSystem extends System {
 
     /** Points laid down in `eid`'s ring (0 without a trail). For tests and diagnostics. */
     point_count(eid: number): number {
-        const slot = this.#slot_of[eid];
+        const slot = this.#slot_of[eid] ?? -1;
         return slot < 0 ? 0 : this.pool.count[slot];
     }
 
@@ -118,7 +125,8 @@ export class Trail3DSystem extends System {
         const pool = this.pool;
         const segments = pool.segments;
         const slot_of = this.#slot_of;
-        const position = Transform.position;
+        // where the entity is in the world: a child of a moving parent trails too
+        const world = WorldTransform.matrix;
         const max_ages = Trail3D.max_age;
         const colors = Trail3D.color;
         const heads = Trail3D.head;
@@ -154,10 +162,10 @@ export class Trail3DSystem extends System {
                 // resuming after a pause starts a fresh trail: no segment bridges the gap
                 if (pool.was_spawning[slot] === 0) pool.reset(slot);
                 pool.was_spawning[slot] = 1;
-                const p = eid * 3;
-                const x = position[p];
-                const y = position[p + 1];
-                const z = position[p + 2];
+                const m = eid * 16 + 12;
+                const x = world[m];
+                const y = world[m + 1];
+                const z = world[m + 2];
                 records[r + RECORD_HEAD] = x;
                 records[r + RECORD_HEAD + 1] = y;
                 records[r + RECORD_HEAD + 2] = z;

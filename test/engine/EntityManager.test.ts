@@ -3,16 +3,18 @@
 import { Not } from "bitecs";
 import { describe, expect, it } from "vitest";
 import { Transform } from "../../engine/components/Transform.js";
-import { EntityManager, MAX_ENTITIES } from "../../engine/EntityManager.js";
+import { Engine } from "../../engine/Engine.js";
+import { DEFAULT_MAX_ENTITIES, EntityManager } from "../../engine/EntityManager.js";
+import { PerEntity } from "../../engine/PerEntity.js";
 import { define_component } from "../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../engine/level/Field.js";
 
 /** A Trail-like component: level data plus the GPU slot its system gave the entity. */
-const Ribbon = {
-    width: new Float32Array(MAX_ENTITIES),
-    colour: new Float32Array(MAX_ENTITIES * 4),
-    slot: new Int32Array(MAX_ENTITIES),
-};
+const Ribbon = PerEntity.define({
+    width: PerEntity.f32(),
+    colour: PerEntity.f32(4),
+    slot: PerEntity.i32(),
+});
 const RibbonDescriptor = define_component({
     name: "Ribbon",
     component: Ribbon,
@@ -82,10 +84,10 @@ describe("EntityManager: recycled ids", () => {
         expect(Ribbon.slot[fresh]).not.toBe(Ribbon.slot[keep]);
     });
 
-    it("a component without a descriptor has its typed arrays zeroed on add, or its own reset run", () => {
+    it("a component without a descriptor has its slots put back to the stores' fill values on add, or its own reset run", () => {
         const em = new EntityManager();
-        const Heat = { value: new Float32Array(MAX_ENTITIES), pair: new Uint16Array(MAX_ENTITIES * 2), other: new Float32Array(3) };
-        const Slot = { index: new Int32Array(MAX_ENTITIES) };
+        const Heat = PerEntity.define({ value: PerEntity.f32(), pair: PerEntity.u16(2), slot: PerEntity.i32(1, -1), label: PerEntity.value<string | undefined>(undefined) });
+        const Slot = PerEntity.define({ index: PerEntity.i32() });
         em.set_component_reset(Slot, (eid) => {
             Slot.index[eid] = -1;
         });
@@ -94,7 +96,8 @@ describe("EntityManager: recycled ids", () => {
         em.add_component(a, Slot);
         Heat.value[a] = 3;
         Heat.pair[a * 2 + 1] = 9;
-        Heat.other[0] = 5;
+        Heat.slot[a] = 2;
+        Heat.label[a] = "hot";
         Slot.index[a] = 4;
         em.remove_entity(a);
         const b = em.create_entity();
@@ -103,8 +106,21 @@ describe("EntityManager: recycled ids", () => {
         em.add_component(b, Slot);
         expect(Heat.value[b]).toBe(0);
         expect(Heat.pair[b * 2 + 1]).toBe(0);
-        expect(Heat.other[0]).toBe(5); // not per-entity: left alone
+        expect(Heat.slot[b]).toBe(-1);
+        expect(Heat.label[b]).toBeUndefined();
         expect(Slot.index[b]).toBe(-1);
+    });
+
+    it("refuses a component whose typed arrays do not grow with the entity ids, naming the array", () => {
+        const em = new EntityManager();
+        const eid = em.create_entity();
+        const Fixed = { heat: new Float32Array(16) };
+        expect(() => em.add_component(eid, Fixed)).toThrow(
+            "EntityManager.add_component: the component's typed array 'heat' does not grow with the entity ids; declare the component with PerEntity.define({ heat: PerEntity.f32(...) })",
+        );
+        expect(em.has_component(eid, Fixed)).toBe(false);
+        // a tag (no arrays) is fine
+        expect(em.add_component(eid, {})).toBe(true);
     });
 
     it("an id kept elsewhere with its generation is no longer current once the id is recycled", () => {
@@ -196,11 +212,49 @@ describe("EntityManager: registered queries", () => {
 });
 
 describe("EntityManager: capacity", () => {
-    it("refuses more than MAX_ENTITIES - 1 live entities, naming the limit", () => {
+    it("refuses one entity past the capacity, naming it, and the world stays whole", () => {
+        const em = new EntityManager({ max_entities: 3 });
+        const ids = [em.create_entity(), em.create_entity(), em.create_entity()];
+        expect(em.entity_count).toBe(3);
+        expect(() => em.create_entity()).toThrow(
+            "EntityManager.create_entity: this world holds its capacity of 3 entities; remove some, or raise the capacity (new Engine({ max_entities }))",
+        );
+        expect(em.entity_count).toBe(3);
+        expect(em.entities()).toEqual(ids);
+        // room again after a removal: the refused call took no id
+        em.remove_entity(ids[1]);
+        expect(em.create_entity()).toBe(ids[1]);
+    });
+
+    it("takes the capacity from the Engine's options, and refuses a bad one", () => {
+        expect(new Engine({ max_entities: 7 }).entityManager.max_entities).toBe(7);
+        expect(new Engine().entityManager.max_entities).toBe(DEFAULT_MAX_ENTITIES);
+        expect(() => new EntityManager({ max_entities: 0 })).toThrow("new EntityManager: max_entities must be an integer >= 1, got 0");
+        expect(() => new EntityManager({ max_entities: 1.5 })).toThrow("new EntityManager: max_entities must be an integer >= 1, got 1.5");
+    });
+
+    it("grows every store past its first capacity, keeping what was written", () => {
+        const Heat = PerEntity.define({ value: PerEntity.f32(2), slot: PerEntity.i32(1, -1), label: PerEntity.value<string | undefined>(undefined) });
         const em = new EntityManager();
-        for (let i = 1; i < MAX_ENTITIES; i++) em.create_entity();
-        expect(em.entity_count).toBe(MAX_ENTITIES - 1);
-        expect(() => em.create_entity()).toThrow(`EntityManager.create_entity: more than ${MAX_ENTITIES - 1} entities are alive`);
-        expect(em.entity_count).toBe(MAX_ENTITIES - 1);
+        const first = em.create_entity();
+        em.add_component(first, Heat);
+        Heat.value[first * 2 + 1] = 4.5;
+        Heat.label[first] = "first";
+        const before = Heat.value;
+        const capacity = PerEntity.capacity;
+        const made: number[] = [];
+        while (made.length === 0 || made[made.length - 1] < capacity) made.push(em.create_entity());
+        expect(PerEntity.capacity).toBeGreaterThan(capacity);
+        const last = made[made.length - 1];
+        // the arrays were replaced (so code reads them through the store) with the old values copied
+        expect(Heat.value).not.toBe(before);
+        expect(Heat.value.length).toBe(PerEntity.capacity * 2);
+        expect(Heat.value[first * 2 + 1]).toBe(4.5);
+        expect(Heat.label[first]).toBe("first");
+        expect(Heat.slot[last]).toBe(-1);
+        em.add_component(last, Heat);
+        Heat.value[last * 2 + 1] = 2;
+        expect(Heat.value[last * 2 + 1]).toBe(2);
+        for (const eid of made) em.remove_entity(eid);
     });
 });

@@ -191,6 +191,7 @@ export async function run_soak(options: SoakOptions): Promise<SoakResult> {
             const eid = alive[k];
             Transform.position[eid * 3] += Math.sin(frame * 0.05 + k) * 0.02;
             Transform.position[eid * 3 + 2] += Math.cos(frame * 0.05 + k) * 0.02;
+            if (engine.entityManager.has_component(eid, Transform)) engine.entityManager.mark_transform_changed(eid);
         }
         debug.line([-1, 0.5, 0], [1, 0.5, 0], [0, 1, 0, 1]);
         debug.box([0, 0.5, 0], [0.2, 0.2, 0.2], [1, 0, 1, 1]);

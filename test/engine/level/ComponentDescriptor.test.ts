@@ -4,15 +4,15 @@ import { TransformDescriptor } from "../../../engine/components/TransformDescrip
 import { EntityManager } from "../../../engine/EntityManager.js";
 import { define_component, shortest_float32 } from "../../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../../engine/level/Field.js";
-import { MAX_ENTITIES } from "../../../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../../../engine/PerEntity.js";
 
-const Glow = {
-    strength: new Float32Array(MAX_ENTITIES),
-    tint: new Float32Array(MAX_ENTITIES * 4),
-    mode: new Uint8Array(MAX_ENTITIES),
-    on: new Uint8Array(MAX_ENTITIES),
-    slot: new Int32Array(MAX_ENTITIES),
-};
+const Glow = PerEntity.define({
+    strength: PerEntity.f32(),
+    tint: PerEntity.f32(4),
+    mode: PerEntity.u8(),
+    on: PerEntity.u8(),
+    slot: PerEntity.i32(),
+});
 const labels: (string | undefined)[] = [];
 const GlowDescriptor = define_component({
     name: "Glow",
@@ -65,7 +65,10 @@ describe("ComponentDescriptor", () => {
 
     it("refuses a field with no typed array and no write, naming component and field", () => {
         expect(() => define_component({ name: "Bad", component: { a: new Float32Array(3) }, fields: { a: Field.number() } })).toThrow(
-            "define_component: Bad.a is bound to a typed array of 3 elements; a number field needs MAX_ENTITIES * 1 = 65536",
+            "define_component: Bad.a is a typed array that does not grow with the entity ids; declare the component with PerEntity.define({ a: PerEntity.f32(1), ... })",
+        );
+        expect(() => define_component({ name: "Bad", component: PerEntity.define({ a: PerEntity.f32(2) }), fields: { a: Field.vec3() } })).toThrow(
+            "define_component: Bad.a holds 2 element(s) per entity; a vec3 field needs 3",
         );
         expect(() => define_component({ name: "Bad", component: {}, fields: { waypoints: Field.array(Field.vec3()) } })).toThrow(
             "define_component: Bad.waypoints: an array field is side data; give the descriptor write() and read() that store it",

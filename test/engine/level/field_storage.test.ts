@@ -4,7 +4,7 @@
 // Device-independent: no GPU is involved.
 import { describe, expect, it } from "vitest";
 import { Engine } from "../../../engine/Engine.js";
-import { MAX_ENTITIES } from "../../../engine/MAX_ENTITIES.js";
+import { PerEntity } from "../../../engine/PerEntity.js";
 import { define_component } from "../../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../../engine/level/Field.js";
 import { FLOAT32_MAX } from "../../../engine/level/field_storage.js";
@@ -17,18 +17,18 @@ import { PathDescriptor } from "../../../systems/path_display/PathDescriptor.js"
 import { TerrainDescriptor } from "../../../systems/terrain/TerrainDescriptor.js";
 
 /** Every storage kind: float32 with and without bounds, integers in 8, 16 and 32 bits, signed and not. */
-const Probe = {
-    speed: new Float32Array(MAX_ENTITIES),
-    width: new Float32Array(MAX_ENTITIES),
-    angle: new Float32Array(MAX_ENTITIES),
-    offset: new Float32Array(MAX_ENTITIES * 3),
-    count: new Uint32Array(MAX_ENTITIES),
-    level: new Uint8Array(MAX_ENTITIES),
-    delta: new Int16Array(MAX_ENTITIES),
-    steps: new Float32Array(MAX_ENTITIES),
-    precise: new Float64Array(MAX_ENTITIES),
-    fraction: new Float32Array(MAX_ENTITIES),
-};
+const Probe = PerEntity.define({
+    speed: PerEntity.f32(),
+    width: PerEntity.f32(),
+    angle: PerEntity.f32(),
+    offset: PerEntity.f32(3),
+    count: PerEntity.u32(),
+    level: PerEntity.u8(),
+    delta: PerEntity.i16(),
+    steps: PerEntity.f32(),
+    precise: PerEntity.f64(),
+    fraction: PerEntity.f32(),
+});
 const ProbeDescriptor = define_component({
     name: "Probe",
     component: Probe,
@@ -149,14 +149,14 @@ describe("a value over its field's maximum (behaviour, not the schema file)", ()
 
 describe("define_component refuses bindings that could not round-trip", () => {
     it("a number field on an integer array, a float32 field with a bound float32 cannot store, an enum too big for its array", () => {
-        expect(() => define_component({ name: "Bad", component: { x: new Uint8Array(MAX_ENTITIES) }, fields: { x: Field.number({ default: 0 }) } })).toThrow(
+        expect(() => define_component({ name: "Bad", component: PerEntity.define({ x: PerEntity.u8() }), fields: { x: Field.number({ default: 0 }) } })).toThrow(
             "define_component: Bad.x: a number field is bound to a Uint8Array, which would truncate it; use Field.integer or a Float32Array",
         );
-        expect(() => define_component({ name: "Bad", component: { x: new Float32Array(MAX_ENTITIES) }, fields: { x: Field.number({ default: 0, maximum: Math.PI }) } })).toThrow(
+        expect(() => define_component({ name: "Bad", component: PerEntity.define({ x: PerEntity.f32() }), fields: { x: Field.number({ default: 0, maximum: Math.PI }) } })).toThrow(
             `define_component: Bad.x: its maximum ${Math.PI} is not a float32 value, and the field is stored in a Float32Array; use Math.fround(${Math.PI})`,
         );
         const values = Array.from({ length: 257 }, (_, i) => `v${i}`);
-        expect(() => define_component({ name: "Bad", component: { x: new Uint8Array(MAX_ENTITIES) }, fields: { x: Field.enum(values, { default: "v0" }) } })).toThrow(
+        expect(() => define_component({ name: "Bad", component: PerEntity.define({ x: PerEntity.u8() }), fields: { x: Field.enum(values, { default: "v0" }) } })).toThrow(
             "define_component: Bad.x: 257 enum values do not fit a Uint8Array (at most 256)",
         );
     });

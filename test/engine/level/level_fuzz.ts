@@ -101,7 +101,7 @@ export class LevelFuzzer {
     constructor(level_schema: TSchema, seed: number) {
         this.#level = level_schema as Schema;
         this.#entity = ((this.#level.properties as Record<string, Schema>).entities.items as Schema);
-        this.#components = Object.entries(this.#entity.properties as Record<string, Schema>).filter(([name]) => name !== "name");
+        this.#components = Object.entries(this.#entity.properties as Record<string, Schema>).filter(([name]) => name !== "name" && name !== "parent");
         this.#random = make_random(seed);
     }
 

@@ -21,6 +21,6 @@ describe("level.schema.json", () => {
         expect(checked_in, `${LEVEL_SCHEMA_FILE} is out of date: run node scripts/generate_level_schema.mjs`).toBe(level_schema_json(registry));
         const schema = JSON.parse(checked_in) as { properties: { entities: { items: { properties: Record<string, unknown> } } } };
         const components = Object.keys(schema.properties.entities.items.properties);
-        expect(components).toEqual(["name", ...registry.descriptors.map((d) => d.name)]);
+        expect(components).toEqual(["name", "parent", ...registry.descriptors.map((d) => d.name)]);
     });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Name } from "../../../engine/components/Name.js";
 import { Transform } from "../../../engine/components/Transform.js";
 import { Engine } from "../../../engine/Engine.js";
-import { MAX_ENTITIES } from "../../../engine/EntityManager.js";
+import { PerEntity } from "../../../engine/PerEntity.js";
 import { define_component } from "../../../engine/level/ComponentDescriptor.js";
 import { Field } from "../../../engine/level/Field.js";
 import { LevelError } from "../../../engine/level/LevelError.js";
@@ -12,14 +12,14 @@ import { load_level } from "../../../engine/level/load_level.js";
 import { level_to_json, save_level } from "../../../engine/level/save_level.js";
 
 /** A Trail3D-like test component: bound fields, an enum, a flag, side data (waypoints) and a GPU slot. */
-const Trail = {
-    width: new Float32Array(MAX_ENTITIES),
-    max_age: new Float32Array(MAX_ENTITIES),
-    colour: new Float32Array(MAX_ENTITIES * 4),
-    blend: new Uint8Array(MAX_ENTITIES),
-    spawning: new Uint8Array(MAX_ENTITIES),
-    slot: new Int32Array(MAX_ENTITIES),
-};
+const Trail = PerEntity.define({
+    width: PerEntity.f32(),
+    max_age: PerEntity.f32(),
+    colour: PerEntity.f32(4),
+    blend: PerEntity.u8(),
+    spawning: PerEntity.u8(),
+    slot: PerEntity.i32(),
+});
 const waypoints: ([number, number, number][] | undefined)[] = [];
 const TrailDescriptor = define_component({
     name: "Trail3D",
@@ -74,7 +74,7 @@ describe("load_level: bad input", () => {
             path: "entities[1].Trial3D",
             message:
                 "load_level: entities[1].Trial3D: unknown component 'Trial3D' (is its system added to the engine?); " +
-                'expected "name" or a component: one of Transform, Trail3D',
+                'expected "name", "parent" or a component: one of Transform, Trail3D',
         },
         {
             what: "an unknown field",
@@ -178,7 +178,7 @@ describe("load_level: bad input", () => {
             source: [1, 2],
             path: "",
             message:
-                'load_level: the level: got [1,2]; expected a level object { "version"?: 1, "entities": [ { "name"?: string, "<Component>": {...} } ] }',
+                'load_level: the level: got [1,2]; expected a level object { "version"?: 1, "entities": [ { "name"?: string, "parent"?: string, "<Component>": {...} } ] }',
         },
     ];
     for (const c of cases) {
@@ -212,12 +212,17 @@ describe("load_level: bad input", () => {
         expect(error.message).toMatch(/^load_level: the level: the text is not valid JSON at line 1, column 1 \(offset 0\)/);
     });
 
-    it("more entities than fit: refused before any is made", () => {
-        const engine = engine_with_trails();
-        const entities = Array.from({ length: MAX_ENTITIES }, () => ({}));
+    it("more entities than fit: refused before any is made, naming the capacity", () => {
+        const engine = new Engine({ max_entities: 5 });
+        engine.entityManager.create_entity();
+        const entities = Array.from({ length: 5 }, () => ({}));
         const error = error_of(engine, e(entities));
-        expect(error.message).toBe(`load_level: entities: ${MAX_ENTITIES} entities do not fit beside the 0 alive; expected at most ${MAX_ENTITIES - 1} entities`);
-        expect(engine.entityManager.entity_count).toBe(0);
+        expect(error.path).toBe("entities");
+        expect(error.message).toBe(
+            "load_level: entities: 5 entities do not fit beside the 1 alive in a world of capacity 5; expected at most 4 entities (new Engine({ max_entities }) sets the capacity)",
+        );
+        expect(engine.entityManager.entity_count).toBe(1);
+        expect(load_level(engine, e(entities.slice(1)))).toHaveLength(4);
     });
 });
 
@@ -306,7 +311,7 @@ describe("load_level / save_level: round trip", () => {
         load_level(engine, e([{}, { name: "a" }, {}, { Transform: {} }, {}]));
         // and from code: a bare entity, and one whose only component has no descriptor
         em.create_entity();
-        const untracked = { hp: new Float32Array(MAX_ENTITIES) };
+        const untracked = PerEntity.define({ hp: PerEntity.f32() });
         em.add_component(em.create_entity(), untracked);
         const saved = save_level(engine);
         expect(saved.entities).toEqual([{ name: "a" }, { Transform: { position: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] } }]);

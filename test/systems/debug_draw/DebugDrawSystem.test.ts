@@ -104,7 +104,7 @@ describe("DebugDrawSystem (Dawn)", () => {
         expect(is_sky(image, ...p(0, 0.2))).toBe(true);
 
         // the component's box follows the entity and goes with the component
-        Transform.position.set([0, -0.4, 0], eid * 3);
+        engine.entityManager.set_position(eid, 0, -0.4, 0);
         engine.tick(1 / 30);
         let moved = await read();
         expect(is_sky(moved, ...p(0, 0.5))).toBe(true);

@@ -135,7 +135,11 @@ describe("Decal system allocation per steady frame", () => {
             const frame = (): void => {
                 tick++;
                 // three decals move, one turns: what a game does every frame (selection circles under units)
-                for (let k = 0; k < 3; k++) Transform.position[eids[(tick + k * 97) % DECALS] * 3] += 0.01;
+                for (let k = 0; k < 3; k++) {
+                    const eid = eids[(tick + k * 97) % DECALS];
+                    Transform.position[eid * 3] += 0.01;
+                    engine.entityManager.mark_transform_changed(eid);
+                }
                 Decal.rotation[eids[tick % DECALS]] += 0.1;
                 engine.tick(1 / 60);
                 uploaded += decals?.extension?.last_upload_count ?? 0;
@@ -183,7 +187,12 @@ describe("Decal system allocation per steady frame", () => {
             let tick = 0;
             const frame = (): void => {
                 tick++;
-                for (let k = 0; k < 3; k++) Transform.position[eids[(tick + k * 97) % DECALS] * 3 + 2] += 0.01;
+                for (let k = 0; k < 3; k++) {
+                    const eid = eids[(tick + k * 97) % DECALS];
+                    Transform.position[eid * 3 + 2] += 0.01;
+                    engine.entityManager.mark_transform_changed(eid);
+                }
+                engine.entityManager.update_world_transforms();
                 system.update(1 / 60);
                 system.extension!.upload(device);
             };

@@ -70,11 +70,11 @@ describe("FogOfWarSystem.update (no GPU)", () => {
         expect(fog.moves).toBe(1);
         // within the cell [0, 1) x [0, 1): nothing to do
         for (const x of [0.3, 0.6, 0.99]) {
-            Transform.position[eid * 3] = x;
+            em.set_position(eid, x, 0, 0.1);
             engine.update(1 / 30);
             expect(fog.moves, `x = ${x}`).toBe(0);
         }
-        Transform.position[eid * 3] = 1.01;
+        em.set_position(eid, 1.01, 0, 0.1);
         engine.update(1 / 30);
         expect(fog.moves).toBe(1);
         expect(fog.is_visible(0, 3, 0.5)).toBe(true);

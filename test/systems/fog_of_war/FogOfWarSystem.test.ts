@@ -55,7 +55,7 @@ describe("FogOfWarSystem (Dawn)", () => {
         expect(fog.cell_state(0, 2.5, 0.5)).toBe(FogCellState.Hidden);
         expect(fog.cell_state(1, -2.5, 0.5), "another team sees nothing").toBe(FogCellState.Hidden);
 
-        Transform.position.set([2.5, 0, 0.5], unit * 3);
+        engine.entityManager.set_position(unit, 2.5, 0, 0.5);
         engine.tick(1 / 30);
         image = await read();
         write_readback_png(image, "fog_moved");

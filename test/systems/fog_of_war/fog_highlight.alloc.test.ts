@@ -137,8 +137,7 @@ describe("Fog of war and highlight allocation per steady frame", () => {
                 // each revealer walks a circle of radius 10 at a cell every few frames
                 for (let i = 0; i < eids.length; i++) {
                     const a = tick * 0.05 + i;
-                    Transform.position[eids[i] * 3] = Math.cos(a) * 10;
-                    Transform.position[eids[i] * 3 + 2] = Math.sin(a) * 10;
+                    engine.entityManager.set_position(eids[i], Math.cos(a) * 10, 0, Math.sin(a) * 10);
                 }
                 engine.tick(1 / 60);
             };

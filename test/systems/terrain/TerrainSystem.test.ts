@@ -140,8 +140,8 @@ describe("TerrainSystem (Dawn)", () => {
         f.engine.tick(DT);
         expect((await f.capture.read("object_id")).data[32 * SIZE + 32]).toBe(plate.object_id);
         expect((await f.capture.read("object_id")).data[2 * SIZE + 2]).toBe(5);
-        // lift the terrain over the plate (Transform.position moves it; the system rebuilds)
-        Transform.position[eid * 3 + 1] = 2;
+        // lift the terrain over the plate (its world position moves it; the system rebuilds)
+        f.engine.entityManager.set_position(eid, 0, 2, 0);
         f.engine.tick(DT);
         expect((await f.capture.read("object_id")).data[32 * SIZE + 32]).toBe(5);
         await f.engine.shutdown();

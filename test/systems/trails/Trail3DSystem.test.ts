@@ -35,7 +35,7 @@ describe("Trail3DSystem (Dawn)", () => {
         const eid = spawn(engine, -1.5, 0);
         // 3 units a second for one second: the trail spans x = -1.5 (oldest, faded out) to 1.5 (the head)
         for (let f = 1; f <= 30; f++) {
-            Transform.position[eid * 3] = -1.5 + 3 * f * DT;
+            engine.entityManager.set_position(eid, -1.5 + 3 * f * DT, 0, 0);
             engine.tick(DT);
         }
         const image = await read();
@@ -69,7 +69,7 @@ describe("Trail3DSystem (Dawn)", () => {
         const eid = spawn(engine, -1, 0.5, { max_age: 4, tail: [1, 1, 1, 1] });
         const run = (frames: number, from: number) => {
             for (let f = 1; f <= frames; f++) {
-                Transform.position[eid * 3] = from + 2 * f * DT;
+                engine.entityManager.set_position(eid, from + 2 * f * DT, 0.5, 0);
                 engine.tick(DT);
             }
         };
@@ -97,7 +97,7 @@ describe("Trail3DSystem (Dawn)", () => {
         const trails = await engine.add_system(new Trail3DSystem(engine.graphics, { segments: 16 }));
         const eid = spawn(engine, -1, 0);
         for (let f = 1; f <= 15; f++) {
-            Transform.position[eid * 3] = -1 + 2 * f * DT;
+            engine.entityManager.set_position(eid, -1 + 2 * f * DT, 0, 0);
             engine.tick(DT);
         }
         const y = Math.round(project(0, "y"));
@@ -131,6 +131,7 @@ describe("Trail3DSystem (Dawn)", () => {
         const move = (frames: number) => {
             for (let f = 0; f < frames; f++) {
                 Transform.position[eid * 3] += 2 * DT;
+                engine.entityManager.mark_transform_changed(eid);
                 engine.tick(DT);
             }
         };

@@ -30,7 +30,11 @@ describe("Trail3DSystem allocation (Dawn)", () => {
             let tick = 0;
             const frame = (): void => {
                 tick++;
-                for (let i = 0; i < eids.length; i++) Transform.position[eids[i] * 3] = (tick & 63) * 0.01 + i;
+                for (let i = 0; i < eids.length; i++) {
+                    Transform.position[eids[i] * 3] = (tick & 63) * 0.01 + i;
+                    engine.entityManager.mark_transform_changed(eids[i]);
+                }
+                engine.entityManager.update_world_transforms();
                 // spawning toggled in the loop too: the pause and the fresh start run as well
                 Trail3D.spawning[eids[0]] = tick & 16 ? 0 : 1;
                 system.update(1 / 60);

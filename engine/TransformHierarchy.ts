@@ -1,0 +1,362 @@
+import { addComponent, removeComponent, type World } from "bitecs";
+import { mat4, quat, vec3 } from "gl-matrix";
+import { Parent } from "./components/Parent.js";
+import { Transform } from "./components/Transform.js";
+import { WorldTransform } from "./components/WorldTransform.js";
+import { PerEntity } from "./PerEntity.js";
+
+// Entity ids are unique in the process (one entity index for every world), so the links can be shared stores.
+const LINKS = PerEntity.define({
+    first_child: PerEntity.i32(1, -1),
+    next_sibling: PerEntity.i32(1, -1),
+    previous_sibling: PerEntity.i32(1, -1),
+    /** The id of the hierarchy whose dirty list holds the entity (0: none), so that a recycled id is never lost. */
+    dirty: PerEntity.u32(),
+    /** 1 while the entity has a Transform. */
+    placed: PerEntity.u8(),
+});
+
+const PARENT_WORLD = mat4.create();
+const CHILD_WORLD = mat4.create();
+const LOCAL = mat4.create();
+const TRANSLATION = vec3.create();
+const ROTATION = quat.create();
+const SCALE = vec3.create();
+
+/**
+ * world(eid) = world(parent) x T x R x S, written into `W` at `eid * 16` (a root: T x R x S). Hand-fused rather
+ * than gl-matrix's fromRotationTranslationScale + multiply: those take whole matrices, so every entity would
+ * be copied in and out of scratch matrices, about doubling the cost. World matrices are built only from
+ * translation, rotation and scale, so they are affine and the parent's last row is (0, 0, 0, 1).
+ */
+function compose(T: Float32Array, R: Float32Array, S: Float32Array, W: Float32Array, eid: number, parent: number): void {
+    const p = eid * 3;
+    const r = eid * 4;
+    const m = eid * 16;
+    const x = R[r];
+    const y = R[r + 1];
+    const z = R[r + 2];
+    const w = R[r + 3];
+    const x2 = x + x;
+    const y2 = y + y;
+    const z2 = z + z;
+    const xx = x * x2;
+    const xy = x * y2;
+    const xz = x * z2;
+    const yy = y * y2;
+    const yz = y * z2;
+    const zz = z * z2;
+    const wx = w * x2;
+    const wy = w * y2;
+    const wz = w * z2;
+    const sx = S[p];
+    const sy = S[p + 1];
+    const sz = S[p + 2];
+    const l0 = (1 - (yy + zz)) * sx;
+    const l1 = (xy + wz) * sx;
+    const l2 = (xz - wy) * sx;
+    const l4 = (xy - wz) * sy;
+    const l5 = (1 - (xx + zz)) * sy;
+    const l6 = (yz + wx) * sy;
+    const l8 = (xz + wy) * sz;
+    const l9 = (yz - wx) * sz;
+    const l10 = (1 - (xx + yy)) * sz;
+    const tx = T[p];
+    const ty = T[p + 1];
+    const tz = T[p + 2];
+    if (parent < 0) {
+        W[m] = l0;
+        W[m + 1] = l1;
+        W[m + 2] = l2;
+        W[m + 3] = 0;
+        W[m + 4] = l4;
+        W[m + 5] = l5;
+        W[m + 6] = l6;
+        W[m + 7] = 0;
+        W[m + 8] = l8;
+        W[m + 9] = l9;
+        W[m + 10] = l10;
+        W[m + 11] = 0;
+        W[m + 12] = tx;
+        W[m + 13] = ty;
+        W[m + 14] = tz;
+        W[m + 15] = 1;
+        return;
+    }
+    const q = parent * 16;
+    const a0 = W[q];
+    const a1 = W[q + 1];
+    const a2 = W[q + 2];
+    const a4 = W[q + 4];
+    const a5 = W[q + 5];
+    const a6 = W[q + 6];
+    const a8 = W[q + 8];
+    const a9 = W[q + 9];
+    const a10 = W[q + 10];
+    W[m] = a0 * l0 + a4 * l1 + a8 * l2;
+    W[m + 1] = a1 * l0 + a5 * l1 + a9 * l2;
+    W[m + 2] = a2 * l0 + a6 * l1 + a10 * l2;
+    W[m + 3] = 0;
+    W[m + 4] = a0 * l4 + a4 * l5 + a8 * l6;
+    W[m + 5] = a1 * l4 + a5 * l5 + a9 * l6;
+    W[m + 6] = a2 * l4 + a6 * l5 + a10 * l6;
+    W[m + 7] = 0;
+    W[m + 8] = a0 * l8 + a4 * l9 + a8 * l10;
+    W[m + 9] = a1 * l8 + a5 * l9 + a9 * l10;
+    W[m + 10] = a2 * l8 + a6 * l9 + a10 * l10;
+    W[m + 11] = 0;
+    W[m + 12] = a0 * tx + a4 * ty + a8 * tz + W[q + 12];
+    W[m + 13] = a1 * tx + a5 * ty + a9 * tz + W[q + 13];
+    W[m + 14] = a2 * tx + a6 * ty + a10 * tz + W[q + 14];
+    W[m + 15] = 1;
+}
+
+function read_matrix(out: mat4, eid: number): void {
+    const W = WorldTransform.matrix;
+    for (let i = 0; i < 16; i++) out[i] = W[eid * 16 + i];
+}
+
+/**
+ * @internal
+ * The parent links of one world and the propagation of world matrices (`WorldTransform`). Owned by an
+ * `EntityManager`, which checks that the entities are its own before it calls in; the checks here are the
+ * hierarchy's own (a cycle, an entity without Transform).
+ *
+ * Children hang off their parent as an intrusive list (first child, next and previous sibling), so linking,
+ * unlinking and walking a subtree allocate nothing. A change is a mark on the entity (`mark`); `flush` walks the
+ * marked entities, skips those with a marked ancestor (its subtree covers them), and recomputes each remaining
+ * one's subtree, parents before children: the cost follows what changed, not how many entities there are.
+ */
+export class TransformHierarchy {
+    readonly #world: World;
+    /** Non-zero, unique in the process: the mark this hierarchy leaves in `LINKS.dirty`. */
+    readonly #id: number;
+    readonly #describe: (eid: number) => string;
+    #dirty = new Int32Array(64);
+    #dirty_count = 0;
+
+    constructor(world: World, id: number, describe: (eid: number) => string) {
+        this.#world = world;
+        this.#id = id;
+        this.#describe = describe;
+    }
+
+    /** Entities marked and not yet propagated. */
+    get pending(): number {
+        return this.#dirty_count;
+    }
+
+    /** The entity got its Transform: its world matrix is its own at once (observers see it), then marked. */
+    transform_added(eid: number): void {
+        LINKS.placed[eid] = 1;
+        compose(Transform.position, Transform.rotation, Transform.scale, WorldTransform.matrix, eid, -1);
+        this.mark(eid);
+    }
+
+    /** The entity lost its Transform: it leaves its parent, and its children become roots where they are. */
+    transform_removed(eid: number): void {
+        if (LINKS.first_child[eid] >= 0) this.detach_children(eid);
+        if (Parent.eid[eid] >= 0) this.set_parent(eid, null, false);
+        LINKS.placed[eid] = 0;
+    }
+
+    /** Whether `eid` has a Transform (so it can be in the hierarchy). */
+    placed(eid: number): boolean {
+        return LINKS.placed[eid] === 1;
+    }
+
+    /** `eid`'s world matrix is computed again (with its subtree) at the next `flush`. */
+    mark(eid: number): void {
+        if (LINKS.dirty[eid] === this.#id) return;
+        LINKS.dirty[eid] = this.#id;
+        if (this.#dirty_count === this.#dirty.length) {
+            const grown = new Int32Array(this.#dirty.length * 2);
+            grown.set(this.#dirty);
+            this.#dirty = grown;
+        }
+        this.#dirty[this.#dirty_count++] = eid;
+    }
+
+    parent_of(eid: number): number {
+        return Parent.eid[eid];
+    }
+
+    has_children(eid: number): boolean {
+        return LINKS.first_child[eid] >= 0;
+    }
+
+    /** `eid`'s children, appended to `out`. */
+    children(eid: number, out: number[]): number[] {
+        for (let c = LINKS.first_child[eid]; c >= 0; c = LINKS.next_sibling[c]) out.push(c);
+        return out;
+    }
+
+    /** Every descendant of `eid`, parents before their children (a new array: removal is not per frame). */
+    descendants(eid: number): Int32Array {
+        let out = new Int32Array(16);
+        let n = 0;
+        const first = LINKS.first_child;
+        const next = LINKS.next_sibling;
+        let node = first[eid];
+        while (node >= 0) {
+            if (n === out.length) {
+                const grown = new Int32Array(n * 2);
+                grown.set(out);
+                out = grown;
+            }
+            out[n++] = node;
+            if (first[node] >= 0) {
+                node = first[node];
+                continue;
+            }
+            while (node !== eid && next[node] < 0) node = Parent.eid[node];
+            if (node === eid) break;
+            node = next[node];
+        }
+        return out.subarray(0, n);
+    }
+
+    /**
+     * Makes `parent` (or none) the parent of `child`; both have a Transform (the caller checked that they exist).
+     * A link that would close a cycle throws, naming both, and changes nothing. With `keep_world` the child's
+     * Transform is rewritten so that it stays where it is in the world; otherwise its Transform is kept and now
+     * counts from the new parent.
+     */
+    set_parent(child: number, parent: number | null, keep_world: boolean): void {
+        const describe = this.#describe;
+        if (!this.placed(child)) throw new Error(`EntityManager.set_parent: ${describe(child)} has no Transform; the hierarchy places entities by their Transform`);
+        if (parent !== null) {
+            if (!this.placed(parent)) throw new Error(`EntityManager.set_parent: ${describe(parent)} has no Transform, so it cannot be the parent of ${describe(child)}`);
+            if (parent === child) throw new Error(`EntityManager.set_parent: ${describe(child)} cannot be its own parent`);
+            for (let a = Parent.eid[parent]; a >= 0; a = Parent.eid[a]) {
+                if (a === child) {
+                    throw new Error(
+                        `EntityManager.set_parent: ${describe(parent)} cannot be the parent of ${describe(child)}: ` +
+                            `${describe(child)} is an ancestor of ${describe(parent)}, so the link would close a cycle`,
+                    );
+                }
+            }
+        }
+        const old = Parent.eid[child];
+        if (old === (parent ?? -1)) return;
+        if (keep_world) {
+            this.flush();
+            this.#local_for(child, parent);
+        }
+        if (old >= 0) this.#unlink(child);
+        if (parent === null) {
+            Parent.eid[child] = -1;
+            removeComponent(this.#world, child, Parent);
+        } else {
+            const next = LINKS.first_child[parent];
+            LINKS.next_sibling[child] = next;
+            LINKS.previous_sibling[child] = -1;
+            if (next >= 0) LINKS.previous_sibling[next] = child;
+            LINKS.first_child[parent] = child;
+            // before addComponent, so that Parent's on_add observers read the parent
+            Parent.eid[child] = parent;
+            if (old < 0) addComponent(this.#world, child, Parent);
+        }
+        this.mark(child);
+    }
+
+    /** `eid`'s children become roots, staying where they are in the world. */
+    detach_children(eid: number): void {
+        while (LINKS.first_child[eid] >= 0) this.set_parent(LINKS.first_child[eid], null, true);
+    }
+
+    /** Takes `eid` out of its parent's child list without touching components (the entity is being removed). */
+    forget(eid: number): void {
+        if (Parent.eid[eid] >= 0) this.#unlink(eid);
+        Parent.eid[eid] = -1;
+    }
+
+    /**
+     * Computes the world matrix of every marked entity and of its descendants, parents before children, each
+     * once; an entity whose ancestor is marked too is covered by the ancestor's walk. Allocates nothing.
+     */
+    flush(): void {
+        const n = this.#dirty_count;
+        if (n === 0) return;
+        const list = this.#dirty;
+        const id = this.#id;
+        // no entity is created in here, so the stores cannot grow under these references
+        const dirty = LINKS.dirty;
+        const placed = LINKS.placed;
+        const parent = Parent.eid;
+        for (let i = 0; i < n; i++) {
+            const eid = list[i];
+            // a stale entry: removed since (or recycled into another world, which marks it as its own)
+            if (dirty[eid] !== id || placed[eid] === 0) continue;
+            let covered = false;
+            for (let a = parent[eid]; a >= 0; a = parent[a]) {
+                if (dirty[a] === id) {
+                    covered = true;
+                    break;
+                }
+            }
+            if (!covered) this.#update_subtree(eid);
+        }
+        for (let i = 0; i < n; i++) if (dirty[list[i]] === id) dirty[list[i]] = 0;
+        this.#dirty_count = 0;
+    }
+
+    #update_subtree(root: number): void {
+        const T = Transform.position;
+        const R = Transform.rotation;
+        const S = Transform.scale;
+        const W = WorldTransform.matrix;
+        const parent = Parent.eid;
+        const first = LINKS.first_child;
+        const next = LINKS.next_sibling;
+        compose(T, R, S, W, root, parent[root]);
+        // pre-order without a stack: down to the first child, else across to the next sibling, else up
+        let node = first[root];
+        while (node >= 0) {
+            compose(T, R, S, W, node, parent[node]);
+            if (first[node] >= 0) {
+                node = first[node];
+                continue;
+            }
+            while (node !== root && next[node] < 0) node = parent[node];
+            if (node === root) break;
+            node = next[node];
+        }
+    }
+
+    #unlink(child: number): void {
+        const parent = Parent.eid[child];
+        const previous = LINKS.previous_sibling[child];
+        const next = LINKS.next_sibling[child];
+        if (previous >= 0) LINKS.next_sibling[previous] = next;
+        else LINKS.first_child[parent] = next;
+        if (next >= 0) LINKS.previous_sibling[next] = previous;
+        LINKS.next_sibling[child] = -1;
+        LINKS.previous_sibling[child] = -1;
+    }
+
+    /** Rewrites `child`'s Transform so that under `parent` its world matrix stays what it is now. */
+    #local_for(child: number, parent: number | null): void {
+        read_matrix(CHILD_WORLD, child);
+        if (parent !== null) {
+            read_matrix(PARENT_WORLD, parent);
+            if (mat4.invert(PARENT_WORLD, PARENT_WORLD) === null) {
+                throw new Error(`EntityManager.set_parent: ${this.#describe(parent)} has a zero scale, so ${this.#describe(child)} cannot keep its place under it`);
+            }
+            mat4.multiply(LOCAL, PARENT_WORLD, CHILD_WORLD);
+        } else {
+            mat4.copy(LOCAL, CHILD_WORLD);
+        }
+        mat4.getTranslation(TRANSLATION, LOCAL);
+        mat4.getScaling(SCALE, LOCAL);
+        mat4.getRotation(ROTATION, LOCAL);
+        quat.normalize(ROTATION, ROTATION);
+        const p = child * 3;
+        const r = child * 4;
+        for (let i = 0; i < 3; i++) {
+            Transform.position[p + i] = TRANSLATION[i];
+            Transform.scale[p + i] = SCALE[i];
+        }
+        for (let i = 0; i < 4; i++) Transform.rotation[r + i] = ROTATION[i];
+    }
+}

@@ -1,0 +1,13 @@
+import { PerEntity } from "../PerEntity.js";
+
+/**
+ * Where an entity with `Transform` is in the world: its parent's world matrix times its own
+ * translation x rotation x scale; for a root, its own. 16 floats at `eid * 16`, column-major as gl-matrix
+ * (the world position is `matrix[eid * 16 + 12 .. 14]`). Kept by the engine, never written by hand: it is
+ * computed when the entity gets its `Transform`, and again for every entity whose own or an ancestor's
+ * transform changed before each system's `update` and before the frame renders
+ * (`EntityManager.update_world_transforms`).
+ */
+export const WorldTransform = PerEntity.define({
+    matrix: PerEntity.f32(16),
+});
