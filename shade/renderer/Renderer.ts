@@ -1,4 +1,4 @@
-import { internal_extent } from "./upscale/internal_extent.js";
+import { internal_extent_of_steps, resolution_steps } from "./upscale/internal_extent.js";
 import { FrameGraph } from "../device/graph/FrameGraph.js";
 import { GPUTextureAllocator } from "../device/graph/GPUTextureAllocator.js";
 import { GPUPassTimer, type ScopeTiming } from "../device/graph/GPUPassTimer.js";
@@ -69,6 +69,8 @@ export class Renderer {
 
     #upscale_slot: UpscaleSlot = "taa";
     #resolution_scale = 0.75;
+    /** The scale in 64ths (`resolution_steps`), kept as an integer: the frame reads it without boxing a double. */
+    #resolution_steps = 48;
     /** When true, each frame leaves its graph as DOT text in `last_frame_dot`. */
     capture_graph_dump = false;
     last_frame_dot = "";
@@ -131,6 +133,7 @@ export class Renderer {
             throw new RangeError(`Renderer.resolution_scale must be a number in (0, 4], got ${String(scale)}`);
         }
         this.#resolution_scale = scale;
+        this.#resolution_steps = resolution_steps(scale);
     }
 
     /**
@@ -262,9 +265,9 @@ export class Renderer {
         const output_h = texture.height;
         const slot = this.#upscale_slot;
         const upscaler = typeof slot === "object" ? slot : null;
-        const scale = slot === "none" ? 1 : upscaler !== null ? (upscaler.resolution_scale ?? this.resolution_scale) : this.resolution_scale;
-        const internal_w = internal_extent(output_w, scale);
-        const internal_h = internal_extent(output_h, scale);
+        const steps = slot === "none" ? 64 : upscaler !== null && upscaler.resolution_scale !== undefined ? resolution_steps(upscaler.resolution_scale) : this.#resolution_steps;
+        const internal_w = internal_extent_of_steps(output_w, steps);
+        const internal_h = internal_extent_of_steps(output_h, steps);
 
         const frame = this.frame;
         const graph = this.graph;

@@ -7,9 +7,20 @@
  */
 export const RESOLUTION_SCALE_STEP = 1 / 64;
 
+/** `scale` in whole steps of `RESOLUTION_SCALE_STEP`, at least 1. */
+export function resolution_steps(scale: number): number {
+    return Math.max(1, Math.round(scale * 64)) | 0;
+}
+
+/**
+ * The internal size of one output dimension at `steps` 64ths of the output (see `resolution_steps`), at least 1.
+ * Integers in and out: the renderer calls it every frame, and a double crossing a call that is not inlined is boxed.
+ */
+export function internal_extent_of_steps(output: number, steps: number): number {
+    return Math.max(1, Math.round((output * steps) / 64)) | 0;
+}
+
 /** The internal size of one output dimension at `scale` (rounded to `RESOLUTION_SCALE_STEP`), at least 1. */
 export function internal_extent(output: number, scale: number): number {
-    const steps = Math.max(1, Math.round(scale / RESOLUTION_SCALE_STEP));
-    // `| 0`: an int32 is returned as a small integer; a double result would be boxed on the heap every frame
-    return Math.max(1, Math.round((output * steps) / 64)) | 0;
+    return internal_extent_of_steps(output, resolution_steps(scale));
 }
