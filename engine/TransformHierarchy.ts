@@ -3,7 +3,9 @@ import { mat4, quat, vec3 } from "gl-matrix";
 import { Parent } from "./components/Parent.js";
 import { Transform } from "./components/Transform.js";
 import { WorldTransform } from "./components/WorldTransform.js";
+import { compose_world_matrix as compose } from "./compose_world_matrix.js";
 import { PerEntity } from "./PerEntity.js";
+import { StaleTransformCheck } from "./StaleTransformCheck.js";
 
 // Entity ids are unique in the process (one entity index for every world), so the links can be shared stores.
 const LINKS = PerEntity.define({
@@ -22,94 +24,6 @@ const LOCAL = mat4.create();
 const TRANSLATION = vec3.create();
 const ROTATION = quat.create();
 const SCALE = vec3.create();
-
-/**
- * world(eid) = world(parent) x T x R x S, written into `W` at `eid * 16` (a root: T x R x S). Hand-fused rather
- * than gl-matrix's fromRotationTranslationScale + multiply: those take whole matrices, so every entity would
- * be copied in and out of scratch matrices, about doubling the cost. World matrices are built only from
- * translation, rotation and scale, so they are affine and the parent's last row is (0, 0, 0, 1).
- */
-function compose(T: Float32Array, R: Float32Array, S: Float32Array, W: Float32Array, eid: number, parent: number): void {
-    const p = eid * 3;
-    const r = eid * 4;
-    const m = eid * 16;
-    const x = R[r];
-    const y = R[r + 1];
-    const z = R[r + 2];
-    const w = R[r + 3];
-    const x2 = x + x;
-    const y2 = y + y;
-    const z2 = z + z;
-    const xx = x * x2;
-    const xy = x * y2;
-    const xz = x * z2;
-    const yy = y * y2;
-    const yz = y * z2;
-    const zz = z * z2;
-    const wx = w * x2;
-    const wy = w * y2;
-    const wz = w * z2;
-    const sx = S[p];
-    const sy = S[p + 1];
-    const sz = S[p + 2];
-    const l0 = (1 - (yy + zz)) * sx;
-    const l1 = (xy + wz) * sx;
-    const l2 = (xz - wy) * sx;
-    const l4 = (xy - wz) * sy;
-    const l5 = (1 - (xx + zz)) * sy;
-    const l6 = (yz + wx) * sy;
-    const l8 = (xz + wy) * sz;
-    const l9 = (yz - wx) * sz;
-    const l10 = (1 - (xx + yy)) * sz;
-    const tx = T[p];
-    const ty = T[p + 1];
-    const tz = T[p + 2];
-    if (parent < 0) {
-        W[m] = l0;
-        W[m + 1] = l1;
-        W[m + 2] = l2;
-        W[m + 3] = 0;
-        W[m + 4] = l4;
-        W[m + 5] = l5;
-        W[m + 6] = l6;
-        W[m + 7] = 0;
-        W[m + 8] = l8;
-        W[m + 9] = l9;
-        W[m + 10] = l10;
-        W[m + 11] = 0;
-        W[m + 12] = tx;
-        W[m + 13] = ty;
-        W[m + 14] = tz;
-        W[m + 15] = 1;
-        return;
-    }
-    const q = parent * 16;
-    const a0 = W[q];
-    const a1 = W[q + 1];
-    const a2 = W[q + 2];
-    const a4 = W[q + 4];
-    const a5 = W[q + 5];
-    const a6 = W[q + 6];
-    const a8 = W[q + 8];
-    const a9 = W[q + 9];
-    const a10 = W[q + 10];
-    W[m] = a0 * l0 + a4 * l1 + a8 * l2;
-    W[m + 1] = a1 * l0 + a5 * l1 + a9 * l2;
-    W[m + 2] = a2 * l0 + a6 * l1 + a10 * l2;
-    W[m + 3] = 0;
-    W[m + 4] = a0 * l4 + a4 * l5 + a8 * l6;
-    W[m + 5] = a1 * l4 + a5 * l5 + a9 * l6;
-    W[m + 6] = a2 * l4 + a6 * l5 + a10 * l6;
-    W[m + 7] = 0;
-    W[m + 8] = a0 * l8 + a4 * l9 + a8 * l10;
-    W[m + 9] = a1 * l8 + a5 * l9 + a9 * l10;
-    W[m + 10] = a2 * l8 + a6 * l9 + a10 * l10;
-    W[m + 11] = 0;
-    W[m + 12] = a0 * tx + a4 * ty + a8 * tz + W[q + 12];
-    W[m + 13] = a1 * tx + a5 * ty + a9 * tz + W[q + 13];
-    W[m + 14] = a2 * tx + a6 * ty + a10 * tz + W[q + 14];
-    W[m + 15] = 1;
-}
 
 function read_matrix(out: mat4, eid: number): void {
     const W = WorldTransform.matrix;
@@ -134,11 +48,14 @@ export class TransformHierarchy {
     readonly #describe: (eid: number) => string;
     #dirty = new Int32Array(64);
     #dirty_count = 0;
+    /** Development builds: finds a Transform written in place without a mark (see StaleTransformCheck). */
+    readonly #stale: StaleTransformCheck | null;
 
     constructor(world: World, id: number, describe: (eid: number) => string) {
         this.#world = world;
         this.#id = id;
         this.#describe = describe;
+        this.#stale = __SHADE_DEBUG__ ? new StaleTransformCheck(describe) : null;
     }
 
     /** Entities marked and not yet propagated. */
@@ -149,6 +66,7 @@ export class TransformHierarchy {
     /** The entity got its Transform: its world matrix is its own at once (observers see it), then marked. */
     transform_added(eid: number): void {
         LINKS.placed[eid] = 1;
+        this.#stale?.add(eid);
         compose(Transform.position, Transform.rotation, Transform.scale, WorldTransform.matrix, eid, -1);
         this.mark(eid);
     }
@@ -158,6 +76,7 @@ export class TransformHierarchy {
         if (LINKS.first_child[eid] >= 0) this.detach_children(eid);
         if (Parent.eid[eid] >= 0) this.set_parent(eid, null, false);
         LINKS.placed[eid] = 0;
+        this.#stale?.remove(eid);
     }
 
     /** Whether `eid` has a Transform (so it can be in the hierarchy). */
@@ -277,7 +196,10 @@ export class TransformHierarchy {
      */
     flush(): void {
         const n = this.#dirty_count;
-        if (n === 0) return;
+        if (n === 0) {
+            this.#stale?.verify();
+            return;
+        }
         const list = this.#dirty;
         const id = this.#id;
         // no entity is created in here, so the stores cannot grow under these references
@@ -299,6 +221,7 @@ export class TransformHierarchy {
         }
         for (let i = 0; i < n; i++) if (dirty[list[i]] === id) dirty[list[i]] = 0;
         this.#dirty_count = 0;
+        this.#stale?.verify();
     }
 
     #update_subtree(root: number): void {

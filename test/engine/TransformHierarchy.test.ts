@@ -110,12 +110,13 @@ describe("transform hierarchy: world matrices", () => {
         em.set_parent(child, parent);
         engine.tick(0);
         expect(em.pending_transforms).toBe(0);
-        // written in place without a mark: the world matrices keep what they were
+        // written in place without a mark: the world matrices keep what they were (and development builds say so)
         Transform.position[other * 3] = 50;
         Transform.position[parent * 3] = 7;
-        engine.tick(0);
+        expect(() => engine.tick(0)).toThrow(/its Transform was written in place without entityManager.mark_transform_changed/);
         expect(world_position(other)).toEqual([5, 5, 5]);
         expect(world_position(child)).toEqual([1, 1, 0]);
+        Transform.position[other * 3] = 5;
         // marked: the parent and its child, not the other one
         em.mark_transform_changed(parent);
         expect(em.pending_transforms).toBe(1);
@@ -195,6 +196,35 @@ describe("transform hierarchy: world matrices", () => {
 });
 
 describe("transform hierarchy: what is refused", () => {
+    it("development builds name an entity whose Transform was written in place without a mark, within a few frames", () => {
+        const engine = new Engine();
+        const em = engine.entityManager;
+        const crowd = Array.from({ length: 100 }, (_, i) => place(em, { position: [i, 0, 0], name: `unit ${i}` }));
+        em.set_parent(crowd[41], crowd[40]);
+        engine.tick(0);
+        // a marked write is fine, however many frames pass
+        for (let f = 0; f < 20; f++) {
+            em.set_position(crowd[7], f, 0, 0);
+            engine.tick(0);
+        }
+        Transform.position[crowd[40] * 3 + 1] = 3; // moved without a mark: it and its child are drawn where they were
+        let message = "";
+        for (let f = 0; f < 20 && message === ""; f++) {
+            try {
+                engine.tick(0);
+            } catch (error) {
+                message = (error as Error).message;
+            }
+        }
+        expect(message).toBe(
+            `entity ${crowd[40]} ('unit 40'): its Transform was written in place without entityManager.mark_transform_changed(eid), so its world matrix ` +
+                `(and its children's) still says where it was; call mark_transform_changed after writing Transform, or write through set_position / set_rotation / set_scale`,
+        );
+        em.mark_transform_changed(crowd[40]);
+        engine.tick(0);
+        expect(world_position(crowd[41])).toEqual([81, 3, 0]); // its own [41, 0, 0] under the parent at [40, 3, 0]
+    });
+
     it("a cycle is refused where it is made, naming both entities, and nothing changes", () => {
         const engine = new Engine();
         const em = engine.entityManager;

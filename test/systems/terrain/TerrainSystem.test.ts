@@ -193,7 +193,7 @@ describe("TerrainSystem (Dawn)", () => {
             [3.5, 1.5, 3.5],
         ];
         for (const [x, y, z] of moves) {
-            Transform.position.set([x, y, z], eid * 3);
+            f.engine.entityManager.set_position(eid, x, y, z);
             f.engine.tick(DT);
             expect(await id_at(x, z), `drawn at (${x}, ${z})`).toBe(5);
             expect(await id_at(0, 0), `gone from the origin after the move to (${x}, ${y}, ${z})`).toBe(0);

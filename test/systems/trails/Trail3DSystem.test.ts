@@ -179,6 +179,8 @@ describe("Trail3DSystem (Dawn)", () => {
                 frame++;
                 Transform.position[eid * 3] = -2.25 + frame * 0.25;
                 Transform.position[other * 3] = -2.25 + frame * 0.25;
+                engine.entityManager.mark_transform_changed(eid);
+                engine.entityManager.mark_transform_changed(other);
                 engine.tick(0.25);
             }
         };
@@ -217,6 +219,7 @@ describe("Trail3DSystem (Dawn)", () => {
         const move = (frames: number, dx: number): void => {
             for (let f = 0; f < frames; f++) {
                 Transform.position[eid * 3] += dx;
+                engine.entityManager.mark_transform_changed(eid);
                 engine.tick(DT);
             }
         };
@@ -225,6 +228,7 @@ describe("Trail3DSystem (Dawn)", () => {
         Trail3D.spawning[eid] = 0;
         // paused: the entity jumps across the middle of the view
         Transform.position[eid * 3] = 1.5;
+        engine.entityManager.mark_transform_changed(eid);
         move(3, 0);
         Trail3D.spawning[eid] = 1;
         move(2, 0.05); // resumed at x = 1.5 .. 1.6
