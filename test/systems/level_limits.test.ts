@@ -81,6 +81,7 @@ describe("FogOfWarSystem's limits", () => {
         FogRevealer.radius[eid] = 2 ** 32;
         for (let i = 0; i < 3; i++) {
             Transform.position[walker * 3] += 1;
+            engine.entityManager.mark_transform_changed(walker);
             engine.update(0.4);
         }
         expect(errors.map((e) => e.message)).toEqual([

@@ -255,6 +255,7 @@ describe("DecalSystem (Dawn)", () => {
         expect(await quadrants("half")).toEqual(["-x-z"]);
         // the Transform's turn first, then the decal's own: a quarter each way is no turn at all
         Transform.rotation.set(up_y(Math.PI / 2), eid * 4);
+        f.engine.entityManager.mark_transform_changed(eid);
         Decal.rotation[eid] = -Math.PI / 2;
         expect(await quadrants("cancelled")).toEqual(["+x+z"]);
         // the Transform's alone turns it the same way as the decal's

@@ -159,6 +159,7 @@ describe("GPU particles allocation per steady frame", () => {
                 // a burst now and then, and an emitter moves: what a game does every frame
                 if (system !== null && (tick & 15) === 0) system.burst(eids[tick & 7], 3);
                 Transform.position[eids[1] * 3] = (tick & 31) * 0.01;
+                em.mark_transform_changed(eids[1]);
                 tick++;
                 engine.tick(1 / 60);
             };
