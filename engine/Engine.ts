@@ -1,3 +1,4 @@
+import { report_error } from "./report_error.js";
 import { EntityManager } from "./EntityManager.js";
 import { GraphicsEngine, type GraphicsEngineOptions } from "./GraphicsEngine.js";
 import type { System } from "./System.js";
@@ -240,16 +241,7 @@ export class Engine {
     }
 
     #report(error: Error): void {
-        const callback = this.on_error ?? this.graphics.on_error;
-        if (callback === null) {
-            console.error(error);
-            return;
-        }
-        try {
-            callback(error);
-        } catch (thrown) {
-            console.error("Engine: the on_error callback threw while reporting", error, thrown);
-        }
+        report_error(this.on_error ?? this.graphics.on_error, error, "Engine");
     }
 
     #frame(time_ms: number): void {

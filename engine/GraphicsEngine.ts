@@ -1,3 +1,4 @@
+import { report_error } from "./report_error.js";
 import { GPUMemoryTracker, type GPUMemory } from "../shade/device/GPUMemoryTracker.js";
 import type { FramePhase } from "../shade/renderer/extension/FramePhase.js";
 import type { RenderExtension } from "../shade/renderer/extension/RenderExtension.js";
@@ -338,16 +339,7 @@ export class GraphicsEngine {
     }
 
     #report(error: Error): void {
-        const callback = this.on_error;
-        if (callback === null) {
-            console.error(error);
-            return;
-        }
-        try {
-            callback(error);
-        } catch (thrown) {
-            console.error("GraphicsEngine: the on_error callback threw while reporting", error, thrown);
-        }
+        report_error(this.on_error, error, "GraphicsEngine");
     }
 
     #teardown(): void {
