@@ -32,6 +32,7 @@ export interface DecalFadeOptions {
 interface DrawData {
     camera: GPUBuffer | null;
     depth: FrameGraphHandle;
+    material: FrameGraphHandle;
     normal: FrameGraphHandle;
     albedo: FrameGraphHandle;
 }
@@ -57,8 +58,9 @@ const DECAL_BLEND: GPUBlendState = {
 
 /**
  * Draws the decals of a `DecalSystem` into the G-buffer's albedo at AfterGBuffer, after the terrain (so the
- * marks lie on the textured ground, not under it). One pass, "decals / draw": it reads depth and the normal
- * target (sampled), writes a new version of the albedo target (loading it and blending over) and publishes
+ * marks lie on the textured ground, not under it). One pass, "decals / draw": it reads depth, the normal
+ * target (sampled) and the material target's flags (decals land only on receivers: `GBufferFlags.receives_decals`,
+ * set by the terrain and by meshes with `receive_decals`), writes a new version of the albedo target (loading it and blending over) and publishes
  * it; the normal, the integer targets (material, object id) and depth are left exactly as they were.
  *
  * All decals are one instanced draw from a storage buffer (one record per decal); the records that changed
@@ -74,8 +76,8 @@ export class DecalExtension extends RenderExtension {
     #state: DeviceState | null = null;
     #destroyed = false;
     #uploaded = 0;
-    readonly #data: DrawData = { camera: null, depth: -1, normal: -1, albedo: -1 };
-    readonly #keys: unknown[] = [null, null, null, null];
+    readonly #data: DrawData = { camera: null, depth: -1, normal: -1, material: -1, albedo: -1 };
+    readonly #keys: unknown[] = [null, null, null, null, null];
     readonly #execute: (data: DrawData, resources: FrameGraphResources, execution: FrameExecution) => void;
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "decals / draw", colorAttachments: this.#colors };
@@ -108,6 +110,7 @@ export class DecalExtension extends RenderExtension {
         const pass = frame.graph.add("decals / draw", data, this.#execute);
         data.depth = pass.read(frame.get(ViewTextures).depth);
         data.normal = pass.read(g.normal);
+        data.material = pass.read(g.material);
         data.albedo = pass.write(g.albedo, "load");
         g.albedo = data.albedo;
     }
@@ -153,6 +156,7 @@ export class DecalExtension extends RenderExtension {
         keys[1] = state.instances;
         keys[2] = resources.view(data.depth);
         keys[3] = resources.view(data.normal);
+        keys[4] = resources.view(data.material);
         let group = state.groups.find(keys);
         if (group === null) {
             group = state.groups.add(
@@ -168,6 +172,7 @@ export class DecalExtension extends RenderExtension {
                         { binding: 4, resource: state.sampler },
                         { binding: 5, resource: keys[2] as GPUTextureView },
                         { binding: 6, resource: keys[3] as GPUTextureView },
+                        { binding: 7, resource: keys[4] as GPUTextureView },
                     ],
                 }),
             );
@@ -197,6 +202,7 @@ export class DecalExtension extends RenderExtension {
                 { binding: 4, visibility: F, sampler: { type: "filtering" } },
                 { binding: 5, visibility: F, texture: { sampleType: "depth" } },
                 { binding: 6, visibility: F, texture: { sampleType: "unfilterable-float" } },
+                { binding: 7, visibility: F, texture: { sampleType: "uint" } },
             ],
         });
         const module = device.createShaderModule({ label: "decals shader", code: DECAL_WGSL });

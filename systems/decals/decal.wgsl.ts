@@ -1,3 +1,4 @@
+import { GBufferFlags } from "../../shade/renderer/extension/GBufferFlags.js";
 import { CAMERA_WGSL } from "../../shade/renderer/scene/Camera.js";
 
 /** Bytes of the decal parameters uniform. */
@@ -36,6 +37,7 @@ struct DecalParams {
 @group(0) @binding(4) var atlas_sampler: sampler;
 @group(0) @binding(5) var depth_target: texture_depth_2d;
 @group(0) @binding(6) var normal_target: texture_2d<f32>;
+@group(0) @binding(7) var material_target: texture_2d<u32>;
 
 // 12 triangles of the cube of corners (c & 1, c >> 1 & 1, c >> 2 & 1), counter-clockwise seen from outside
 const CUBE = array<u32, 36>(4u, 6u, 2u, 4u, 2u, 0u, 1u, 3u, 7u, 1u, 7u, 5u, 0u, 1u, 5u, 0u, 5u, 4u,
@@ -63,6 +65,8 @@ fn fs_decal(in: Varying) -> @location(0) vec4f {
     let pixel = vec2i(in.clip.xy);
     let depth = textureLoad(depth_target, pixel, 0);
     if (depth >= 1.0) { discard; }
+    // receivers only (GBufferFlags.receives_decals): units standing in a selection circle keep their colour
+    if ((textureLoad(material_target, pixel, 0).y & ${GBufferFlags.receives_decals}u) == 0u) { discard; }
     let uv = in.clip.xy * camera.viewport.zw;
     let ndc = vec4f(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, depth, 1.0);
     let world = camera.inverse_view_projection * ndc;

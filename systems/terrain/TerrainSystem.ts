@@ -11,6 +11,7 @@ import { TerrainDescriptor } from "./TerrainDescriptor.js";
 import { TerrainDraw } from "./TerrainDraw.js";
 import { TerrainExtension } from "./TerrainExtension.js";
 import { TerrainGrid } from "./TerrainGrid.js";
+import { GBufferFlags } from "../../shade/renderer/extension/GBufferFlags.js";
 import { GBUFFER_FLAG_LIT } from "./terrain.wgsl.js";
 
 export interface TerrainSystemOptions {
@@ -18,6 +19,8 @@ export interface TerrainSystemOptions {
     readonly object_id?: number;
     /** Written to the material target's material index (0..255). Default 0. */
     readonly material_id?: number;
+    /** Decals project onto the terrain (the ground is a decal receiver by default). Default true. */
+    readonly receive_decals?: boolean;
 }
 
 const TERMS = [Terrain];
@@ -36,6 +39,7 @@ export class TerrainSystem extends System {
     readonly #graphics: GraphicsEngine;
     readonly #object_id: number;
     readonly #material_id: number;
+    readonly #flags: number;
     #extension: TerrainExtension | null = null;
     #entityManager: EntityManager | null = null;
     #query: EntityQuery | null = null;
@@ -60,6 +64,7 @@ export class TerrainSystem extends System {
         this.#graphics = graphics;
         const object_id = options.object_id ?? 0;
         const material_id = options.material_id ?? 0;
+        this.#flags = GBUFFER_FLAG_LIT | (options.receive_decals === false ? 0 : GBufferFlags.receives_decals);
         if (!(Number.isInteger(object_id) && object_id >= 0 && object_id <= 0xffffffff)) throw new RangeError(`TerrainSystem: object_id must be a 32-bit unsigned integer, got ${object_id}`);
         if (!(Number.isInteger(material_id) && material_id >= 0 && material_id <= 255)) throw new RangeError(`TerrainSystem: material_id must be an integer in 0..255, got ${material_id}`);
         this.#object_id = object_id;
@@ -216,7 +221,7 @@ export class TerrainSystem extends System {
         f[6] = Terrain.snow_level[eid];
         f[7] = Terrain.rock_slope[eid];
         u[8] = this.#object_id;
-        u[9] = GBUFFER_FLAG_LIT;
+        u[9] = this.#flags;
         u[10] = this.#material_id;
         u[11] = 0;
         built[b] = size;

@@ -1,10 +1,11 @@
+import { GBufferFlags } from "../../shade/renderer/extension/GBufferFlags.js";
 import { CAMERA_WGSL } from "../../shade/renderer/scene/Camera.js";
 
 /** Bytes of one terrain's uniform block (`TerrainUniforms`). */
 export const TERRAIN_UNIFORM_BYTES = 48;
 
-/** G-buffer flag bit 0: the lighting step shades the pixel (as `ObjectData.ids.z` for meshes). */
-export const GBUFFER_FLAG_LIT = 1;
+/** G-buffer flag bit 0: the lighting step shades the pixel (as `ObjectData.ids.z` for meshes; `GBufferFlags.lit`). */
+export const GBUFFER_FLAG_LIT = GBufferFlags.lit;
 
 /**
  * The terrain's G-buffer pass: grid vertices (world position, normal) in, the four G-buffer targets out with

@@ -1,3 +1,4 @@
+import { GBufferFlags } from "../extension/GBufferFlags.js";
 import { mat3 } from "gl-matrix";
 import { write_object_data } from "./write_object_data.js";
 import type { Geometry } from "../geometry/Geometry.js";
@@ -32,8 +33,6 @@ export interface DrawRun {
     count: number;
 }
 
-const FLAG_LIT = 1;
-const FLAG_TEXTURED = 2;
 
 let next_geometry_key = 1;
 const geometry_keys = new WeakMap<Geometry, number>();
@@ -135,7 +134,7 @@ export class MeshDrawList {
             this.#previous.set(mesh, previous);
         }
         const material = mesh.material;
-        const flags = FLAG_LIT | (material.base_color_texture !== null ? FLAG_TEXTURED : 0);
+        const flags = GBufferFlags.lit | (material.base_color_texture !== null ? GBufferFlags.textured : 0) | (mesh.receive_decals ? GBufferFlags.receives_decals : 0);
         const drawn_last_frame = previous.build === this.#build - 1;
         if (
             drawn_last_frame &&

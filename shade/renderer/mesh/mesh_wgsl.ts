@@ -15,7 +15,7 @@ struct ObjectData {
     base_color: vec4f,
     // roughness, metalness, unused, unused
     params: vec4f,
-    // object id, material id, flags (bit 0: lit, bit 1: textured), unused
+    // object id, material id, flags (GBufferFlags: bit 0 lit, bit 1 textured, bit 2 receives decals), unused
     ids: vec4u,
     // last frame's model matrix (this frame's for a mesh not drawn last frame): per-object motion (Velocity)
     previous_model: mat4x4f,

@@ -21,6 +21,8 @@ export class Mesh {
      */
     readonly color: Float32Array = new Float32Array([1, 1, 1, 1]);
     visible = true;
+    /** Decals project onto this mesh (the ground, walls); off by default, so units under a selection circle keep their colour. */
+    receive_decals = false;
     /** 0 until the mesh is added to a scene; then unique within it and never 0. */
     object_id = 0;
 

@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 import { Transform } from "../../../engine/components/Transform.js";
 import type { Engine } from "../../../engine/Engine.js";
 import { FramePhase } from "../../../shade/renderer/extension/FramePhase.js";
+import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
+import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
+import { StandardMaterial } from "../../../shade/renderer/scene/StandardMaterial.js";
 import { Decal } from "../../../systems/decals/Decal.js";
 import { DecalAtlas } from "../../../systems/decals/DecalAtlas.js";
 import { DecalExtension } from "../../../systems/decals/DecalExtension.js";
@@ -107,6 +110,44 @@ describe("DecalSystem (Dawn)", () => {
         }
         expect(inside).toBeGreaterThan(60);
         expect(outside).toBeGreaterThan(3000);
+        await f.engine.shutdown();
+        expect(f.errors).toEqual([]);
+    });
+
+    it("decals land on receivers only: a box standing in the decal keeps its colour; with receive_decals it takes the mark", async () => {
+        const { f } = await ground_with_decals();
+        flat_terrain(f.engine);
+        const box = new Mesh(make_box_geometry(2, 1, 2), new StandardMaterial({ base_color: [0, 0, 1, 1] }));
+        box.position.set([0, 0.5, 0]);
+        f.engine.graphics.scene.add(box);
+        // a 6 x 6 decal, 4 deep: the box (2 x 2, 1 tall) stands inside it, its top well within the depth
+        add_decal(f.engine, [0, 0, 0], [6, 4, 6]);
+        f.engine.tick(DT);
+        const albedo = await f.capture.read("albedo");
+        write_readback_png(albedo, "decal_receivers_albedo");
+        const [cx, cy] = f.project([0, 1, 0]);
+        const [gx, gy] = f.project([2.2, 0, 0]);
+        expect(pixel_at(albedo, cx, cy).slice(0, 3), "the box's top, inside the decal: its own blue").toEqual([0, 0, 255]);
+        expect(pixel_at(albedo, gx, gy).slice(0, 3), "the ground inside the decal: the mark").toEqual([255, 0, 0]);
+        box.receive_decals = true;
+        f.engine.tick(DT);
+        const marked = await f.capture.read("albedo");
+        expect(pixel_at(marked, cx, cy).slice(0, 3), "a receiving box's top: the mark").toEqual([255, 0, 0]);
+        await f.engine.shutdown();
+        expect(f.errors).toEqual([]);
+    });
+
+    it("a terrain built with receive_decals: false takes no mark", async () => {
+        const f = await start_ground();
+        await f.engine.add_system(new TerrainSystem(f.engine.graphics, { receive_decals: false }));
+        await f.engine.add_system(new DecalSystem(f.engine.graphics, { atlas: solid_atlas() }));
+        flat_terrain(f.engine);
+        f.engine.tick(DT);
+        const before = await f.capture.read("albedo");
+        add_decal(f.engine, [0, 0, 0], [6, 4, 6]);
+        f.engine.tick(DT);
+        const after = await f.capture.read("albedo");
+        expect(same(after, before, 32, 32)).toBe(true);
         await f.engine.shutdown();
         expect(f.errors).toEqual([]);
     });
