@@ -23,7 +23,7 @@ interface PreviousTransform {
     flags: number;
 }
 
-const INPUTS = 20;
+const INPUTS = 21;
 
 /** Consecutive objects sharing geometry and material: one instanced draw. */
 export interface DrawRun {
@@ -51,6 +51,8 @@ function geometry_key(g: Geometry): number {
  * instanced draw. Blended meshes follow, sorted back to front every frame, one draw each.
  */
 export class MeshDrawList {
+    /** Lists only meshes with `cast_shadows` (a shadow map's list). */
+    casters_only = false;
     readonly opaque_runs: DrawRun[] = [];
     opaque_run_count = 0;
     readonly blended_runs: DrawRun[] = [];
@@ -89,8 +91,10 @@ export class MeshDrawList {
         const sorted = this.#sorted;
         for (let i = 0; i < sorted.length; i++) {
             const mesh = sorted[i];
-            if (!mesh.visible) continue;
+            if (!mesh.visible || (this.casters_only && !mesh.cast_shadows)) continue;
             if (mesh.material.transparency === "blended") {
+                // sorted by the world position before it is written: derive this frame's now
+                mesh.update_matrix();
                 this.#blended[this.#blended_count++] = mesh;
                 continue;
             }
@@ -196,10 +200,11 @@ export class MeshDrawList {
         if (this.#blended_depth.length < n) this.#blended_depth = new Float32Array(n * 2);
         const depth = this.#blended_depth;
         for (let i = 0; i < n; i++) {
-            const p = list[i].position;
-            const dx = p[0] - eye[0];
-            const dy = p[1] - eye[1];
-            const dz = p[2] - eye[2];
+            // the world position: the matrix's translation (derived this frame, or set from outside)
+            const m = list[i].world_matrix;
+            const dx = m[12] - eye[0];
+            const dy = m[13] - eye[1];
+            const dz = m[14] - eye[2];
             depth[i] = dx * dx + dy * dy + dz * dz;
         }
         for (let i = 1; i < n; i++) {
@@ -233,7 +238,9 @@ function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): b
         a[7] === s[0] && a[8] === s[1] && a[9] === s[2] &&
         a[10] === c[0] && a[11] === c[1] && a[12] === c[2] && a[13] === c[3] &&
         a[14] === b[0] && a[15] === b[1] && a[16] === b[2] && a[17] === b[3] &&
-        a[18] === Math.fround(material.roughness) && a[19] === Math.fround(material.metalness)
+        a[18] === Math.fround(material.roughness) && a[19] === Math.fround(material.metalness) &&
+        // a matrix set from outside: its version (as float32, exact up to 2^24 changes, then wrapping through the same test)
+        a[20] === Math.fround(mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216)
     );
 }
 
@@ -245,4 +252,5 @@ function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): 
     a.set(material.base_color, 14);
     a[18] = material.roughness;
     a[19] = material.metalness;
+    a[20] = mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216;
 }

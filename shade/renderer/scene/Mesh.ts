@@ -23,6 +23,8 @@ export class Mesh {
     visible = true;
     /** Decals project onto this mesh (the ground, walls); off by default, so units under a selection circle keep their colour. */
     receive_decals = false;
+    /** Drawn into the sun's shadow map (when a shadow extension is registered). Default true. */
+    cast_shadows = true;
     /** 0 until the mesh is added to a scene; then unique within it and never 0. */
     object_id = 0;
 
@@ -31,8 +33,29 @@ export class Mesh {
         this.material = material;
     }
 
-    /** Derives `world_matrix` from the local transform. */
+    /**
+     * True (the default): the renderer derives `world_matrix` from `position`, `rotation` and `scale` every
+     * frame. False: `world_matrix` is used as written by `set_world_matrix` (a transform hierarchy computes it)
+     * and the three fields are ignored.
+     */
+    matrix_auto_update = true;
+    /** Counts `set_world_matrix` calls: how the renderer sees that a matrix it did not derive has changed. */
+    matrix_version = 0;
+
+    /**
+     * Sets the world matrix (16 floats, column-major, from `offset` of `m`) and turns `matrix_auto_update`
+     * off: from now on the mesh is where its matrix says. Call it whenever the matrix changes.
+     */
+    set_world_matrix(m: ArrayLike<number>, offset = 0): void {
+        const w = this.world_matrix;
+        for (let k = 0; k < 16; k++) w[k] = m[offset + k];
+        this.matrix_auto_update = false;
+        this.matrix_version++;
+    }
+
+    /** Derives `world_matrix` from the local transform (nothing when `matrix_auto_update` is off). */
     update_matrix(): void {
+        if (!this.matrix_auto_update) return;
         mat4.fromRotationTranslationScale(this.world_matrix, this.rotation, this.position, this.scale);
     }
 }

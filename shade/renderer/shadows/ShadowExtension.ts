@@ -122,7 +122,7 @@ export class ShadowExtension extends RenderExtension {
     /** This frame's cascades (matrices, splits), for inspection and tests. */
     readonly cascades = new ShadowCascades();
 
-    readonly #draw_list = new MeshDrawList();
+    readonly #draw_list = Object.assign(new MeshDrawList(), { casters_only: true });
     readonly #objects = new ObjectBuffer();
     readonly #uniform_data = new Float32Array(SHADOW_CASCADES_FLOATS);
     readonly #caster_data = new Float32Array((CASTER_STRIDE / 4) * MAX_SHADOW_CASCADES);
