@@ -205,12 +205,32 @@ export class Engine {
     }
 
     /**
-     * One frame: every system's `update(dt)` in order, then the graphics engine renders (with the world
-     * matrices up to date). `dt` in seconds.
+     * One frame: every system's `update(dt)` in order, every system's `before_render()`, then the graphics
+     * engine renders (with the world matrices up to date). `dt` in seconds.
      */
     tick(dt: number): void {
         this.update(dt);
+        this.#before_render();
         this.graphics.render();
+    }
+
+    // every system's before_render, in order, with the world matrices up to date
+    #before_render(): void {
+        const systems = this.#systems;
+        const added = this.#added;
+        const suspended = this.#suspended;
+        this.entityManager.update_world_transforms();
+        for (let i = 0; i < systems.length; i++) {
+            const system = systems[i];
+            if (!added.has(system)) continue;
+            if (suspended.size > 0 && suspended.has(system)) continue;
+            try {
+                system.before_render();
+            } catch (error) {
+                suspended.add(system);
+                this.#report(new SystemError(system, error, "before_render"));
+            }
+        }
     }
 
     /** Whether `run()` is driving frames. */
@@ -263,7 +283,7 @@ export class Engine {
                 if (clock[1] < 0) clock[1] = 0;
             }
             // a frame without a step still draws what changed between frames (input handlers, timers)
-            this.entityManager.update_world_transforms();
+            this.#before_render();
             this.graphics.render();
         } catch (error) {
             this.#frame_handle = null;

@@ -40,4 +40,12 @@ export abstract class System {
     update(dt: number): void {
         void dt;
     }
+
+    /**
+     * Once per rendered frame, after every system's `update` and the last world-matrix update, just before the
+     * frame renders: where a rendering system copies the world into the renderer's scene, so that a move made
+     * by a system after it still shows this frame. Not called by `Engine.update` alone. Allocates nothing; a
+     * throw is reported and suspends the system, as for `update`.
+     */
+    before_render(): void {}
 }

@@ -8,9 +8,13 @@ import type { System } from "./System.js";
 export class SystemError extends Error {
     readonly system: System;
 
-    constructor(system: System, cause: unknown) {
+    /** Where it failed: "update" or "before_render". */
+    readonly stage: "update" | "before_render";
+
+    constructor(system: System, cause: unknown, stage: "update" | "before_render" = "update") {
         const why = cause instanceof Error ? cause.message : String(cause);
-        super(`System '${system.name}' failed in update: ${why}; it is suspended until engine.retry_systems()`, { cause });
+        super(`System '${system.name}' failed in ${stage}: ${why}; it is suspended until engine.retry_systems()`, { cause });
+        this.stage = stage;
         this.name = "SystemError";
         this.system = system;
     }

@@ -68,6 +68,7 @@ export class TransformHierarchy {
         LINKS.placed[eid] = 1;
         this.#stale?.add(eid);
         compose(Transform.position, Transform.rotation, Transform.scale, WorldTransform.matrix, eid, -1);
+        WorldTransform.version[eid]++;
         this.mark(eid);
     }
 
@@ -229,14 +230,17 @@ export class TransformHierarchy {
         const R = Transform.rotation;
         const S = Transform.scale;
         const W = WorldTransform.matrix;
+        const V = WorldTransform.version;
         const parent = Parent.eid;
         const first = LINKS.first_child;
         const next = LINKS.next_sibling;
         compose(T, R, S, W, root, parent[root]);
+        V[root]++;
         // pre-order without a stack: down to the first child, else across to the next sibling, else up
         let node = first[root];
         while (node >= 0) {
             compose(T, R, S, W, node, parent[node]);
+            V[node]++;
             if (first[node] >= 0) {
                 node = first[node];
                 continue;

@@ -10,4 +10,9 @@ import { PerEntity } from "../PerEntity.js";
  */
 export const WorldTransform = PerEntity.define({
     matrix: PerEntity.f32(16),
+    /**
+     * Changes each time the entity's world matrix is computed again (it moved, or an ancestor did): a system
+     * that mirrors matrices elsewhere keeps the version it copied and copies again only when it differs.
+     */
+    version: PerEntity.u32(),
 });

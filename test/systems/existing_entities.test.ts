@@ -23,6 +23,8 @@ import { Path } from "../../systems/path_display/Path.js";
 import { PathDisplaySystem } from "../../systems/path_display/PathDisplaySystem.js";
 import { Terrain } from "../../systems/terrain/Terrain.js";
 import { TerrainSystem } from "../../systems/terrain/TerrainSystem.js";
+import { MeshRenderer, write_mesh_renderer } from "../../systems/scene/MeshRenderer.js";
+import { SceneSystem } from "../../systems/scene/SceneSystem.js";
 import { Trail3D } from "../../systems/trails/Trail3D.js";
 import { Trail3DSystem } from "../../systems/trails/Trail3DSystem.js";
 import { start_engine } from "./trails/engine_fixture.js";
@@ -51,6 +53,18 @@ function placed(engine: Engine, x: number): number {
 const meshes = new Map<number, Mesh>();
 
 const CASES: readonly Case[] = [
+    {
+        name: "SceneSystem",
+        make: (engine) => new SceneSystem(engine.graphics),
+        spawn(engine, x) {
+            const eid = placed(engine, x);
+            engine.entityManager.add_component(eid, MeshRenderer, (e) => write_mesh_renderer(e, { geometry: "sphere" }));
+            return eid;
+        },
+        // the renderer's scene holds a mesh at each entity's place
+        served: (_system, engine, entities) =>
+            entities.filter((eid) => engine.graphics.scene.meshes.some((m) => m.world_matrix[12] === Transform.position[eid * 3])).length,
+    },
     {
         name: "TerrainSystem",
         make: (engine) => new TerrainSystem(engine.graphics),

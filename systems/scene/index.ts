@@ -1,0 +1,11 @@
+export { Camera } from "./Camera.js";
+export { CameraDescriptor } from "./CameraDescriptor.js";
+export { DirectionalLight } from "./DirectionalLight.js";
+export { DirectionalLightDescriptor } from "./DirectionalLightDescriptor.js";
+export { MeshRenderer, write_mesh_renderer, type MeshRendererSpec } from "./MeshRenderer.js";
+export { MeshRendererDescriptor } from "./MeshRendererDescriptor.js";
+export { PointLight } from "./PointLight.js";
+export { PointLightDescriptor } from "./PointLightDescriptor.js";
+export { SceneAssets } from "./SceneAssets.js";
+export { ScenePickExtension, type PickResult, type ScenePickSource } from "./ScenePickExtension.js";
+export { SceneSystem, type SceneSystemOptions } from "./SceneSystem.js";
