@@ -42,8 +42,31 @@ interface PassData {
     y: number;
 }
 
-const PICK_BYTES = 512;
-const DEPTH_OFFSET = 256;
+const PICK_BYTES = 16;
+
+// depth/stencil texels cannot be copied one at a time (a copy must cover the whole subresource): a one-thread
+// compute pass loads both texels into a small storage buffer, which is then copied to the mappable one
+const PICK_WGSL = /* wgsl */ `
+@group(0) @binding(0) var ids: texture_2d<u32>;
+@group(0) @binding(1) var depth: texture_depth_2d;
+@group(0) @binding(2) var<uniform> pixel: vec4u;
+@group(0) @binding(3) var<storage, read_write> result: array<u32, 4>;
+
+@compute @workgroup_size(1)
+fn pick() {
+    let p = vec2i(pixel.xy);
+    result[0] = textureLoad(ids, p, 0).x;
+    result[1] = bitcast<u32>(textureLoad(depth, p, 0));
+}
+`;
+
+interface DeviceState {
+    readonly device: GPUDevice;
+    readonly pipeline: GPUComputePipeline;
+    readonly pixel: GPUBuffer;
+    readonly result: GPUBuffer;
+    readonly read: GPUBuffer;
+}
 const NO_HIT: PickResult = Object.freeze({ entity: null, object_id: 0, position: null });
 
 /**
@@ -60,13 +83,12 @@ export class ScenePickExtension extends RenderExtension {
     readonly #source: ScenePickSource;
     readonly #picks: Pick[] = [];
     #in_flight: Pick | null = null;
-    #buffer: GPUBuffer | null = null;
-    #buffer_device: GPUDevice | null = null;
+    #state: DeviceState | null = null;
+    readonly #pixel = new Uint32Array(4);
     #destroyed = false;
     readonly #data: PassData = { ids: -1, depth: -1, pick: null, x: 0, y: 0 };
     readonly #execute = (data: PassData, resources: FrameGraphResources, execution: FrameExecution): void => this.#encode(data, resources, execution);
     readonly #css = new Float64Array(2);
-    readonly #one_texel: GPUExtent3DDict = { width: 1, height: 1, depthOrArrayLayers: 1 };
     /** Pick passes recorded since construction (for tests). */
     pick_passes = 0;
 
@@ -127,7 +149,10 @@ export class ScenePickExtension extends RenderExtension {
         if (this.#destroyed) return;
         this.#destroyed = true;
         // an in-flight read keeps its buffer until it resolves
-        if (this.#in_flight === null) this.#buffer?.destroy();
+        if (this.#in_flight === null) this.#state?.read.destroy();
+        this.#state?.pixel.destroy();
+        this.#state?.result.destroy();
+        this.#state = null;
         for (const pick of this.#picks) pick.resolve(NO_HIT);
         this.#picks.length = 0;
     }
@@ -136,17 +161,29 @@ export class ScenePickExtension extends RenderExtension {
         const pick = data.pick;
         data.pick = null;
         if (pick === null) return;
-        const device = execution.graphics;
-        if (this.#buffer === null || this.#buffer_device !== device) {
-            this.#buffer?.destroy();
-            this.#buffer = device.createBuffer({ label: "scene pick read-back", size: PICK_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-            this.#buffer_device = device;
-        }
-        const buffer = this.#buffer;
+        const state = this.#device_state(execution.graphics);
+        const buffer = state.read;
         this.#in_flight = pick;
-        const origin = { x: data.x, y: data.y, z: 0 };
-        execution.encoder.copyTextureToBuffer({ texture: resources.texture(data.ids), origin }, { buffer, offset: 0 }, this.#one_texel);
-        execution.encoder.copyTextureToBuffer({ texture: resources.texture(data.depth), origin, aspect: "depth-only" }, { buffer, offset: DEPTH_OFFSET }, this.#one_texel);
+        this.#pixel[0] = data.x;
+        this.#pixel[1] = data.y;
+        state.device.queue.writeBuffer(state.pixel, 0, this.#pixel);
+        // a pick is rare: its bind group is made for the textures of that frame
+        const group = state.device.createBindGroup({
+            label: "scene pick bind group",
+            layout: state.pipeline.getBindGroupLayout(0),
+            entries: [
+                { binding: 0, resource: resources.view(data.ids) },
+                { binding: 1, resource: resources.view(data.depth) },
+                { binding: 2, resource: { buffer: state.pixel } },
+                { binding: 3, resource: { buffer: state.result } },
+            ],
+        });
+        const pass = execution.encoder.beginComputePass({ label: "scene / pick", timestampWrites: execution.timestamp_writes });
+        pass.setPipeline(state.pipeline);
+        pass.setBindGroup(0, group);
+        pass.dispatchWorkgroups(1);
+        pass.end();
+        execution.encoder.copyBufferToBuffer(state.result, 0, buffer, 0, PICK_BYTES);
         // mapped once the frame's command buffer is submitted (after this synchronous render call)
         void Promise.resolve().then(() => this.#read(buffer, pick));
     }
@@ -156,7 +193,7 @@ export class ScenePickExtension extends RenderExtension {
             await buffer.mapAsync(GPUMapMode.READ, 0, PICK_BYTES);
             const mapped = buffer.getMappedRange(0, PICK_BYTES);
             const id = new Uint32Array(mapped, 0, 1)[0];
-            const depth = new Float32Array(mapped, DEPTH_OFFSET, 1)[0];
+            const depth = new Float32Array(mapped, 4, 1)[0];
             buffer.unmap();
             pick.resolve({ entity: id === 0 ? null : this.#source.entity_of_object(id), object_id: id, position: depth >= 1 ? null : unproject(pick.unproject, depth) });
         } catch (error) {
@@ -165,6 +202,21 @@ export class ScenePickExtension extends RenderExtension {
             this.#in_flight = null;
             if (this.#destroyed) buffer.destroy();
         }
+    }
+
+    #device_state(device: GPUDevice): DeviceState {
+        const current = this.#state;
+        if (current !== null && current.device === device) return current;
+        const module = device.createShaderModule({ label: "scene pick", code: PICK_WGSL });
+        const state: DeviceState = {
+            device,
+            pipeline: device.createComputePipeline({ label: "scene pick", layout: "auto", compute: { module, entryPoint: "pick" } }),
+            pixel: device.createBuffer({ label: "scene pick pixel", size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+            result: device.createBuffer({ label: "scene pick result", size: PICK_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC }),
+            read: device.createBuffer({ label: "scene pick read-back", size: PICK_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+        };
+        this.#state = state;
+        return state;
     }
 }
 
