@@ -210,8 +210,16 @@ export class Engine {
      */
     tick(dt: number): void {
         this.update(dt);
+        this.render();
+    }
+
+    /**
+     * Renders one frame without updating: every system's `before_render()` (with the world matrices up to date),
+     * then `graphics.render()`, whose result it returns. For loops that step `update` themselves.
+     */
+    render(): boolean {
         this.#before_render();
-        this.graphics.render();
+        return this.graphics.render();
     }
 
     // every system's before_render, in order, with the world matrices up to date
@@ -283,8 +291,7 @@ export class Engine {
                 if (clock[1] < 0) clock[1] = 0;
             }
             // a frame without a step still draws what changed between frames (input handlers, timers)
-            this.#before_render();
-            this.graphics.render();
+            this.render();
         } catch (error) {
             this.#frame_handle = null;
             throw error;

@@ -54,6 +54,8 @@ for (const [index, route] of routes.entries()) {
         entities.push({
             name: `${TEAMS[route.team].name} unit ${index * UNITS_PER_ROUTE + u + 1}`,
             Transform: { position: [route.loop[0][0], 0.35, route.loop[0][1]] },
+            // the unit's body: a MeshRenderer of the level's registered geometry and team material
+            MeshRenderer: { geometry: "unit", material: route.team === 0 ? "blue unit" : "red unit" },
             Walker: { loop: route.loop, speed: round(1.2 + random() * 0.8), offset: round(u / UNITS_PER_ROUTE), team: route.team },
             Trail3D: { max_age: 1.2, width: 0.12, color: TEAMS[route.team].trail, head: [1, 1, 1, 1], tail: [1, 1, 1, 0] },
             // the blue team is the player's: selection circles under its units, and it sees through the fog

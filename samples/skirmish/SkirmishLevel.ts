@@ -18,7 +18,11 @@ import { Trail3DSystem } from "../../systems/trails/Trail3DSystem.js";
 import { ShadowExtension } from "../../shade/renderer/shadows/ShadowExtension.js";
 import { ColorGradeExtension } from "./ColorGradeExtension.js";
 import { MinimapExtension, type MinimapSource } from "./MinimapExtension.js";
-import { UnitViewSystem } from "./UnitViewSystem.js";
+import type { EntityQuery } from "../../engine/EntityQuery.js";
+import { make_box_geometry } from "../../shade/renderer/geometry/primitives/make_box_geometry.js";
+import { StandardMaterial } from "../../shade/renderer/scene/StandardMaterial.js";
+import { SceneAssets } from "../../systems/scene/SceneAssets.js";
+import { SceneSystem } from "../../systems/scene/SceneSystem.js";
 import { Walker } from "./Walker.js";
 import { WalkerSystem } from "./WalkerSystem.js";
 import { Name } from "../../engine/components/Name.js";
@@ -32,7 +36,9 @@ import { Transform } from "../../engine/components/Transform.js";
 export class SkirmishLevel {
     readonly engine: Engine;
     readonly walkers = new WalkerSystem();
-    readonly units: UnitViewSystem;
+    /** Meshes, cameras and lights of the level's entities (the units are MeshRenderer entities), and picking. */
+    readonly scene: SceneSystem;
+    readonly #walkers_query: EntityQuery;
     readonly trails: Trail3DSystem;
     readonly paths: PathDisplaySystem;
     readonly particles: GPUParticleEmitterSystem;
@@ -61,7 +67,12 @@ export class SkirmishLevel {
     constructor(engine: Engine) {
         this.engine = engine;
         const graphics = engine.graphics;
-        this.units = new UnitViewSystem(graphics);
+        const assets = new SceneAssets();
+        assets.register_geometry("unit", make_box_geometry(0.45, 0.7, 0.45));
+        assets.register_material("blue unit", new StandardMaterial({ base_color: [0.25, 0.5, 1.0, 1], roughness: 0.45, metalness: 0.2, label: "blue unit" }));
+        assets.register_material("red unit", new StandardMaterial({ base_color: [1.0, 0.32, 0.2, 1], roughness: 0.45, metalness: 0.2, label: "red unit" }));
+        this.scene = new SceneSystem(graphics, { assets });
+        this.#walkers_query = engine.entityManager.register_query([Walker]);
         this.trails = new Trail3DSystem(graphics, { segments: 32, initial_capacity: 512 });
         this.paths = new PathDisplaySystem(graphics);
         this.particles = new GPUParticleEmitterSystem(graphics, { capacity: 16384 });
@@ -85,7 +96,7 @@ export class SkirmishLevel {
     /** Starts the level's systems, registers its extensions, builds the ground and loads `source` (level JSON). */
     async load(source: string | object): Promise<void> {
         const engine = this.engine;
-        for (const system of [this.terrain, this.walkers, this.units, this.decals, this.trails, this.paths, this.particles, this.fog, this.highlight]) {
+        for (const system of [this.terrain, this.walkers, this.scene, this.decals, this.trails, this.paths, this.particles, this.fog, this.highlight]) {
             await engine.add_system(system);
             this.#systems.push(system);
         }
@@ -99,14 +110,14 @@ export class SkirmishLevel {
         // the terrain exists from its system's first update: build it, then put what the level placed on it
         engine.update(0);
         this.#drape_on_ground();
-        for (const [eid, mesh] of this.units.meshes) this.highlight.set_mesh(eid, mesh);
+        for (const eid of this.#walkers_query.entities) this.highlight.set_mesh(eid, this.scene.mesh_of(eid));
         this.#impact_emitter = this.#entities.find((eid) => Name.value[eid] === "impact sparks") ?? -1;
     }
 
-    /** Outlines the unit under canvas pixel (x, y) (internal resolution), if any; resolves to it. */
+    /** Outlines the unit under canvas point (x, y) (CSS pixels), if any; resolves to it. */
     async hover(x: number, y: number): Promise<number | null> {
-        const picked = await this.highlight.pick(x, y);
-        const unit = picked !== null && this.units.meshes.has(picked) ? picked : null;
+        const picked = (await this.scene.pick(x, y)).entity;
+        const unit = picked !== null && this.engine.entityManager.has_component(picked, Walker) ? picked : null;
         if (unit === this.hovered) return unit;
         const entities = this.engine.entityManager;
         if (this.hovered !== null && entities.has_entity(this.hovered)) entities.remove_component(this.hovered, Highlight);
@@ -144,7 +155,7 @@ export class SkirmishLevel {
 
     /** Per frame, after the systems updated: debug shapes and the minimap's dots. */
     after_update(): void {
-        const entities = this.units.entities;
+        const entities = this.#walkers_query.entities;
         const source = this.#minimap_source;
         let n = 0;
         for (let k = 0; k < entities.length; k++) {
@@ -175,7 +186,7 @@ export class SkirmishLevel {
     // Where a blue and a red unit meet, sparks fly: the silent "impact sparks" emitter is moved there and burst.
     #impacts(): void {
         if (this.#impact_emitter === -1 || this.#updates < this.#impact_cooldown) return;
-        const entities = this.units.entities;
+        const entities = this.#walkers_query.entities;
         const p = Transform.position;
         for (let a = 0; a < entities.length; a++) {
             const ea = entities[a];

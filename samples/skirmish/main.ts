@@ -70,7 +70,7 @@ async function main(): Promise<void> {
         if (stopped) return;
         engine.update(STEP);
         level.after_update();
-        if (engine.graphics.render()) {
+        if (engine.render()) {
             frames++;
             document.body.dataset.frame = String(frames);
         }
@@ -84,15 +84,12 @@ async function main(): Promise<void> {
     };
     requestAnimationFrame(frame);
 
-    // hover highlight: the unit under the pointer, found by picking the G-buffer's object ids
+    // hover highlight: the unit under the pointer (CSS pixels on the canvas), picked by the scene system
     let hover_pending = false;
     canvas.addEventListener("pointermove", (event) => {
-        const renderer = engine.graphics.renderer;
-        if (hover_pending || renderer === null) return;
-        const rect = canvas.getBoundingClientRect();
-        const internal = renderer.frame.internal_resolution;
-        const x = Math.floor(((event.clientX - rect.left) / rect.width) * internal[0]);
-        const y = Math.floor(((event.clientY - rect.top) / rect.height) * internal[1]);
+        if (hover_pending || engine.graphics.renderer === null) return;
+        const x = event.offsetX;
+        const y = event.offsetY;
         hover_pending = true;
         level.hover(x, y).then(
             () => (hover_pending = false),
@@ -116,7 +113,7 @@ async function main(): Promise<void> {
                 for (let i = 0; i < n; i++) {
                     engine.update(STEP);
                     level.after_update();
-                    engine.graphics.render();
+                    engine.render();
                     frames++;
                 }
             },

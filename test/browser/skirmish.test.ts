@@ -130,10 +130,11 @@ describe('skirmish sample in headless Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('hovering a unit picks it from the object-id target and outlines it; hovering the sky outlines nothing', async () => {
+  it('hovering a unit (CSS pixels) picks its entity through the scene system and outlines it; hovering the sky outlines nothing', async () => {
     const found = await page.evaluate(async () => {
-      const size = skirmish.output_size()!;
-      const [w, h] = [size[2], size[3]];
+      // CSS pixels on the canvas, as a pointer event's offsetX/offsetY
+      const canvas = document.querySelector("canvas")!;
+      const [w, h] = [canvas.clientWidth, canvas.clientHeight];
       // scan the lower half (the blue team's side) until a pick lands on a unit
       for (let y = Math.floor(h * 0.55); y < h * 0.95; y += 3) {
         for (let x = Math.floor(w * 0.05); x < w * 0.95; x += 3) {
