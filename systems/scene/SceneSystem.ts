@@ -373,14 +373,14 @@ export class SceneSystem extends System implements ScenePickSource {
         const wx = m[o] * x + m[o + 4] * y + m[o + 8] * z;
         const wy = m[o + 1] * x + m[o + 5] * y + m[o + 9] * z;
         const wz = m[o + 2] * x + m[o + 6] * y + m[o + 10] * z;
-        const length = Math.hypot(wx, wy, wz) || 1;
+        const length = Math.sqrt(wx * wx + wy * wy + wz * wz) || 1;
         sun.direction[0] = wx / length;
         sun.direction[1] = wy / length;
         sun.direction[2] = wz / length;
         sun.color[0] = DirectionalLight.color[eid * 3];
         sun.color[1] = DirectionalLight.color[eid * 3 + 1];
         sun.color[2] = DirectionalLight.color[eid * 3 + 2];
-        sun.intensity = DirectionalLight.intensity[eid];
+        if (sun.intensity !== DirectionalLight.intensity[eid]) sun.intensity = DirectionalLight.intensity[eid];
     }
 
     #sync_camera(): void {
@@ -398,7 +398,7 @@ export class SceneSystem extends System implements ScenePickSource {
         const fx = -m[o + 8];
         const fy = -m[o + 9];
         const fz = -m[o + 10];
-        const length = Math.hypot(fx, fy, fz) || 1;
+        const length = Math.sqrt(fx * fx + fy * fy + fz * fz) || 1;
         camera.position[0] = px;
         camera.position[1] = py;
         camera.position[2] = pz;
@@ -408,9 +408,12 @@ export class SceneSystem extends System implements ScenePickSource {
         camera.up[0] = m[o + 4];
         camera.up[1] = m[o + 5];
         camera.up[2] = m[o + 6];
-        camera.fov_y = (Camera.fov[eid] * Math.PI) / 180;
-        camera.near = Camera.near[eid];
-        camera.far = Camera.far[eid];
+        // stored only when changed: a number field that ever held another kind of number stores each new
+        // double as a fresh heap number (garbage every frame)
+        const fov_y = (Camera.fov[eid] * Math.PI) / 180;
+        if (camera.fov_y !== fov_y) camera.fov_y = fov_y;
+        if (camera.near !== Camera.near[eid]) camera.near = Camera.near[eid];
+        if (camera.far !== Camera.far[eid]) camera.far = Camera.far[eid];
     }
 }
 
@@ -433,6 +436,7 @@ function copy_light(light: ScenePointLight, eid: number): void {
     light.color[0] = PointLight.color[eid * 3];
     light.color[1] = PointLight.color[eid * 3 + 1];
     light.color[2] = PointLight.color[eid * 3 + 2];
-    light.intensity = PointLight.intensity[eid];
-    light.range = PointLight.range[eid];
+    // stored only when changed (see #sync_camera)
+    if (light.intensity !== PointLight.intensity[eid]) light.intensity = PointLight.intensity[eid];
+    if (light.range !== PointLight.range[eid]) light.range = PointLight.range[eid];
 }
