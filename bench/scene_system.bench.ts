@@ -23,7 +23,7 @@ const gc = runInNewContext("gc") as () => void;
 
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 10_000);
 const MOVING = Math.max(1, ENTITIES / 100);
-const WARMUP_FRAMES = Number(process.env.BENCH_WARMUP ?? 200);
+const WARMUP_FRAMES = Number(process.env.BENCH_WARMUP ?? 2000);
 const TIMED_FRAMES = Number(process.env.BENCH_FRAMES ?? 300);
 const GC_FRAMES = 200;
 const GEOMETRIES = ["box", "sphere", "cylinder", "plane"];
