@@ -115,8 +115,8 @@ describe("TerrainSystem (Dawn)", () => {
         expect(flat_n[1]).toBeCloseTo(1, 2);
         expect(ramp_n[0]).toBeLessThan(-0.5);
         expect(flat_n[3], "roughness in w").toBeGreaterThan(0.5);
-        // material: metalness 0, lit flag, material index; object id
-        expect(pixel_at(material, ...at([-4.5, 0, -3])).slice(0, 3)).toEqual([0, 1, 9]);
+        // material: metalness 0, flags lit and receives decals (GBufferFlags), material index; object id
+        expect(pixel_at(material, ...at([-4.5, 0, -3])).slice(0, 3)).toEqual([0, 1 | 4, 9]);
         expect(pixel_at(ids, ...at([-4.5, 0, -3]))[0]).toBe(777);
         // the box is in front of the ground: its pixels are still the box's
         const box_px = at([-3.5, 2.75, 3.5]);
