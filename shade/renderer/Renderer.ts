@@ -44,10 +44,12 @@ export interface RendererOptions {
     readonly on_error?: (error: Error) => void;
     /**
      * Per-pass GPU time (`timer`, `extension_timings()`) when the device has `timestamp-query`. Default true.
-     * It costs each frame a query resolve, a copy and a `mapAsync` read-back (and its promise): a shipped game
-     * that shows no GPU timings can turn it off.
+     * It costs each frame a query resolve and a copy, and one `mapAsync` read-back per
+     * `gpu_timing_frames_per_read` frames: a shipped game that shows no GPU timings can turn it off.
      */
     readonly gpu_timing?: boolean;
+    /** Frames per GPU-timing read-back (`GPUPassTimerOptions.frames_per_read`); default `GPUPassTimer.FRAMES_PER_READ`. */
+    readonly gpu_timing_frames_per_read?: number;
 }
 
 const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
@@ -112,7 +114,10 @@ export class Renderer {
         this.graph = new FrameGraph(new GPUTextureAllocator(this.device));
         this.frame = new FrameContext(this.graph, this.view, this.device);
         this.#target = { graphics: this.device, encoder: null as unknown as GPUCommandEncoder };
-        this.timer = (options.gpu_timing ?? true) && this.device.features.has("timestamp-query") ? new GPUPassTimer(this.device) : null;
+        this.timer =
+            (options.gpu_timing ?? true) && this.device.features.has("timestamp-query")
+                ? new GPUPassTimer(this.device, { frames_per_read: options.gpu_timing_frames_per_read })
+                : null;
         this.graph.timer = this.timer;
         this.#on_error = options.on_error ?? null;
         this.registry.on_failure = this.#on_error;

@@ -13,5 +13,5 @@ export { GPUTextureAllocator } from "./GPUTextureAllocator.js";
 export { TransientTexturePool } from "./TransientTexturePool.js";
 export { execute_frame_graph } from "./execute_frame_graph.js";
 export { GPUPassTimer } from "./GPUPassTimer.js";
-export type { PassTiming } from "./GPUPassTimer.js";
+export type { GPUPassTimerOptions, PassTiming, ScopeTiming } from "./GPUPassTimer.js";
 export type { FrameExecutionTarget } from "./FrameExecution.js";

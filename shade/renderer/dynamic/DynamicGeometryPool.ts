@@ -1,7 +1,6 @@
 import type { Geometry } from "../geometry/Geometry.js";
-import { DynamicBuffer } from "./DynamicBuffer.js";
 import { INDEX_16_BIT, NO_VERTEX_COLOR } from "./dynamic_mesh.wgsl.js";
-import { RangeAllocator } from "./RangeAllocator.js";
+import { PoolRegion } from "./PoolRegion.js";
 
 /** Where one geometry lives in the pool, and which of its versions is there. */
 export class GeometrySlot {
@@ -16,10 +15,13 @@ export class GeometrySlot {
     index: Uint16Array | Uint32Array | null = null;
     /** The pool frame that last drew it. */
     seen = -1;
-    /** Allocation, in words. */
+    /** Allocation in the position region, in words, and the words in use there (3 per vertex). */
+    position_offset = 0;
+    position_capacity = 0;
+    position_words = 0;
+    /** Allocation in the attribute region (colours, then indices), in words, and the words in use there. */
     offset = 0;
     capacity = 0;
-    /** Words in use (positions, colours, indices). */
     words = 0;
     /** Mesh record fields (word offsets; `index_base` is encoded as dynamic_mesh.wgsl.ts says). */
     position_base = 0;
@@ -28,24 +30,28 @@ export class GeometrySlot {
     index_count = 0;
 }
 
-const STORAGE = 0x0080; // GPUBufferUsage.STORAGE
-
 /**
- * Every geometry a renderer draws, packed into one storage buffer of words: each geometry a range holding
- * its positions, optional colours and indices. Ranges are stable while a geometry is drawn; a geometry not
- * drawn in the previous frame gives its range back; a geometry that outgrows its range moves to a bigger one
- * (with half again as much room, for geometry that grows a little every frame, like a trail).
+ * Every geometry a renderer draws, packed into two storage buffers of words: the **position region** holds
+ * every geometry's xyz positions, the **attribute region** its optional colours and its indices. Keeping the
+ * positions apart means that rewriting the positions of many geometries (ribbons, trails: the common dynamic
+ * update) dirties one contiguous span of the position region, uploaded in one `writeBuffer` of exactly the
+ * position bytes, with nothing of the colours and indices between them.
  *
- * Only geometries whose `version` moved since their upload are copied (then `needsUpdate` is cleared), and of
- * those whose attributes alone were flagged, only those attributes. The
- * pool shrinks, compacting on the GPU, after `SHRINK_AFTER_FRAMES` frames of using under a quarter of it.
+ * Ranges are stable while a geometry is drawn; a geometry not drawn in the previous frame gives its ranges back;
+ * a geometry that outgrows a range moves to a bigger one (with half again as much room, for geometry that grows
+ * a little every frame, like a trail). Only geometries whose `version` moved since their upload are copied (then
+ * `needsUpdate` is cleared), and of those whose attributes alone were flagged, only those attributes. The pool
+ * shrinks, compacting on the GPU, after `SHRINK_AFTER_FRAMES` frames of using under a quarter of it.
  */
 export class DynamicGeometryPool {
     static readonly SHRINK_AFTER_FRAMES = 120;
+    /** The smallest the pool gets: both regions at their minimum. */
     static readonly MIN_BYTES = 64 * 1024;
 
-    readonly buffer: DynamicBuffer;
-    readonly #allocator = new RangeAllocator();
+    /** xyz positions of every geometry. */
+    readonly positions: PoolRegion;
+    /** Colours and indices of every geometry. */
+    readonly attributes: PoolRegion;
     readonly #slots = new Map<Geometry, GeometrySlot>();
     readonly #list: GeometrySlot[] = [];
     #list_count = 0;
@@ -56,7 +62,13 @@ export class DynamicGeometryPool {
     #uploads = 0;
 
     constructor(label: string) {
-        this.buffer = new DynamicBuffer(`${label} geometry pool`, STORAGE, DynamicGeometryPool.MIN_BYTES);
+        this.positions = new PoolRegion(`${label} geometry pool (positions)`, DynamicGeometryPool.MIN_BYTES / 2);
+        this.attributes = new PoolRegion(`${label} geometry pool (colours, indices)`, DynamicGeometryPool.MIN_BYTES / 2);
+    }
+
+    /** Bytes of both regions' mirrors (the GPU buffers match them). */
+    get capacity(): number {
+        return this.positions.buffer.capacity + this.attributes.buffer.capacity;
     }
 
     /** Geometries resident now. */
@@ -69,9 +81,9 @@ export class DynamicGeometryPool {
         return this.#uploads;
     }
 
-    /** Words allocated to geometries now. */
+    /** Words allocated to geometries now, both regions. */
     get live_words(): number {
-        return this.#allocator.live;
+        return this.positions.allocator.live + this.attributes.allocator.live;
     }
 
     /**
@@ -79,7 +91,8 @@ export class DynamicGeometryPool {
      * sustained low use. Buffers replaced before this are destroyed (their frame was submitted).
      */
     begin_frame(frame: number, device: GPUDevice): void {
-        this.buffer.release_retired();
+        this.positions.buffer.release_retired();
+        this.attributes.buffer.release_retired();
         this.begin_sync(device);
         for (let i = 0; i < this.#list_count; ) {
             const slot = this.#list[i];
@@ -89,9 +102,7 @@ export class DynamicGeometryPool {
             }
             this.#release(slot, i);
         }
-        const capacity = this.buffer.capacity;
-        const live_bytes = this.#allocator.live * 4;
-        if (capacity > DynamicGeometryPool.MIN_BYTES && live_bytes * 4 <= capacity) {
+        if (this.positions.underused || this.attributes.underused) {
             if (++this.#low_frames >= DynamicGeometryPool.SHRINK_AFTER_FRAMES) this.#compact(device);
         } else {
             this.#low_frames = 0;
@@ -112,6 +123,8 @@ export class DynamicGeometryPool {
             slot = this.#spare_count > 0 ? this.#spare[--this.#spare_count] : new GeometrySlot();
             slot.geometry = geometry;
             slot.version = -1;
+            slot.position_offset = 0;
+            slot.position_capacity = 0;
             slot.offset = 0;
             slot.capacity = 0;
             this.#slots.set(geometry, slot);
@@ -126,15 +139,17 @@ export class DynamicGeometryPool {
         return slot;
     }
 
-    /** Uploads what `sync` queued. */
-    flush(device: GPUDevice): GPUBuffer {
-        return this.buffer.flush(device, this.#allocator.top * 4);
+    /** Uploads what `sync` queued, both regions. */
+    flush(device: GPUDevice): void {
+        this.positions.flush(device);
+        this.attributes.flush(device);
     }
 
     /** Forgets every geometry and destroys the GPU buffers. */
     destroy(): void {
         while (this.#list_count > 0) this.#release(this.#list[0], 0);
-        this.buffer.destroy();
+        this.positions.destroy();
+        this.attributes.destroy();
         this.#device = null;
     }
 
@@ -163,25 +178,31 @@ export class DynamicGeometryPool {
         const position_words = vertices * 3;
         const color_words = color === undefined ? 0 : vertices * 4;
         const index_words = wide ? index.length : (index.length + 1) >> 1;
-        const words = position_words + color_words + index_words;
+        const words = color_words + index_words;
+        if (position_words > slot.position_capacity) {
+            const grown = slot.position_capacity > 0;
+            if (grown) this.positions.free(slot.position_offset, slot.position_capacity);
+            slot.position_capacity = grown ? Math.ceil(position_words * 1.5) : position_words;
+            slot.position_offset = this.positions.allocate(slot.position_capacity);
+        }
         if (words > slot.capacity) {
             const grown = slot.capacity > 0;
-            if (grown) this.#allocator.free(slot.offset, slot.capacity);
+            if (grown) this.attributes.free(slot.offset, slot.capacity);
             slot.capacity = grown ? Math.ceil(words * 1.5) : words;
-            slot.offset = this.#allocator.allocate(slot.capacity);
-            this.buffer.reserve(this.#allocator.top * 4);
+            slot.offset = this.attributes.allocate(slot.capacity);
         }
         const offset = slot.offset;
+        slot.position_words = position_words;
         slot.words = words;
-        slot.position_base = offset;
-        slot.color_base = color === undefined ? NO_VERTEX_COLOR : offset + position_words;
-        const index_offset = offset + position_words + color_words;
+        slot.position_base = slot.position_offset;
+        slot.color_base = color === undefined ? NO_VERTEX_COLOR : offset;
+        const index_offset = offset + color_words;
         slot.index_base = index_offset * 2 + (wide ? 0 : INDEX_16_BIT);
         slot.index_count = index.length;
-        const buffer = this.buffer;
-        buffer.write(offset * 4, position);
-        if (color !== undefined) buffer.write(slot.color_base * 4, color);
-        buffer.write(index_offset * 4, index);
+        this.positions.buffer.write(slot.position_base * 4, position);
+        const attributes = this.attributes.buffer;
+        if (color !== undefined) attributes.write(slot.color_base * 4, color);
+        attributes.write(index_offset * 4, index);
         slot.version = geometry.version;
         slot.whole_version = geometry.whole_version;
         slot.position_version = geometry.attributes.position.version;
@@ -203,13 +224,12 @@ export class DynamicGeometryPool {
         const color = geometry.attributes.color;
         if (position.array.length !== slot.vertices * 3 || geometry.index !== slot.index || geometry.index.length !== slot.index_count) return false;
         if ((color !== undefined) !== (slot.color_base !== NO_VERTEX_COLOR) || (color !== undefined && color.array.length !== slot.vertices * 4)) return false;
-        const buffer = this.buffer;
         if (position.version !== slot.position_version) {
-            buffer.write(slot.position_base * 4, position.array);
+            this.positions.buffer.write(slot.position_base * 4, position.array);
             slot.position_version = position.version;
         }
         if (color !== undefined && color.version !== slot.color_version) {
-            buffer.write(slot.color_base * 4, color.array);
+            this.attributes.buffer.write(slot.color_base * 4, color.array);
             slot.color_version = color.version;
         }
         slot.version = geometry.version;
@@ -219,7 +239,8 @@ export class DynamicGeometryPool {
     }
 
     #release(slot: GeometrySlot, at: number): void {
-        this.#allocator.free(slot.offset, slot.capacity);
+        this.positions.free(slot.position_offset, slot.position_capacity);
+        this.attributes.free(slot.offset, slot.capacity);
         this.#slots.delete(slot.geometry!);
         slot.geometry = null;
         slot.index = null; // a spare slot keeps no geometry's arrays alive
@@ -231,29 +252,30 @@ export class DynamicGeometryPool {
         this.#spare_count++;
     }
 
-    // Packs the live ranges to the bottom of a smaller buffer, moving them on the GPU (the mirror is not the
-    // whole truth: large ranges were uploaded straight from their arrays).
+    // Packs the live ranges of each region to the bottom of a smaller buffer, moving them on the GPU (the mirror
+    // is not the whole truth: large ranges were uploaded straight from their arrays).
     #compact(device: GPUDevice): void {
         this.#low_frames = 0;
-        const live_bytes = this.#allocator.live * 4;
-        let bytes = DynamicGeometryPool.MIN_BYTES;
-        while (bytes < live_bytes * 2) bytes *= 2;
-        if (bytes >= this.buffer.capacity) return;
-        const buffer = this.buffer;
-        buffer.begin_relocation(bytes, device);
-        let cursor = 0;
-        for (let i = 0; i < this.#list_count; i++) {
-            const slot = this.#list[i];
-            buffer.relocate(slot.offset * 4, cursor * 4, slot.words * 4);
-            const moved = cursor - slot.offset;
-            slot.position_base += moved;
-            if (slot.color_base !== NO_VERTEX_COLOR) slot.color_base += moved;
-            slot.index_base += moved * 2;
-            slot.offset = cursor;
-            slot.capacity = slot.words;
-            cursor += slot.words;
+        if (this.positions.begin_compaction(device)) {
+            for (let i = 0; i < this.#list_count; i++) {
+                const slot = this.#list[i];
+                slot.position_offset = this.positions.move(slot.position_offset, slot.position_words);
+                slot.position_capacity = slot.position_words;
+                slot.position_base = slot.position_offset;
+            }
+            this.positions.end_compaction();
         }
-        this.#allocator.reset(cursor);
-        buffer.end_relocation(cursor * 4);
+        if (this.attributes.begin_compaction(device)) {
+            for (let i = 0; i < this.#list_count; i++) {
+                const slot = this.#list[i];
+                const to = this.attributes.move(slot.offset, slot.words);
+                const moved = to - slot.offset;
+                if (slot.color_base !== NO_VERTEX_COLOR) slot.color_base += moved;
+                slot.index_base += moved * 2;
+                slot.offset = to;
+                slot.capacity = slot.words;
+            }
+            this.attributes.end_compaction();
+        }
     }
 }

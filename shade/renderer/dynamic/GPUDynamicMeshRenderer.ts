@@ -3,11 +3,10 @@ import type { FrameGraph } from "../../device/graph/FrameGraph.js";
 import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
 import type { DynamicMeshBatch } from "../scene/DynamicMeshBatch.js";
-import { CAMERA_BYTES } from "../scene/Camera.js";
 import { DynamicBuffer } from "./DynamicBuffer.js";
 import { DynamicGeometryPool } from "./DynamicGeometryPool.js";
+import { DynamicMeshPipelines } from "./DynamicMeshPipelines.js";
 import {
-    DYNAMIC_MESH_WGSL,
     MESH_RECORD_BYTES,
     MESH_RECORD_WORDS,
     RECORD_COLOR_BASE,
@@ -51,37 +50,8 @@ interface DrawSlot {
     depth_format: GPUTextureFormat;
 }
 
-interface PipelineEntry {
-    readonly color_format: GPUTextureFormat;
-    readonly depth_format: GPUTextureFormat;
-    readonly pipeline: GPURenderPipeline;
-}
-
-interface BindGroupEntry {
-    readonly camera: GPUBuffer;
-    readonly group: GPUBindGroup;
-}
-
-/** GPU objects of one device. Buffers live in the pools (`DynamicBuffer`), which follow the device themselves. */
-interface DeviceState {
-    readonly device: GPUDevice;
-    readonly module: GPUShaderModule;
-    readonly bind_group_layout: GPUBindGroupLayout;
-    readonly pipeline_layout: GPUPipelineLayout;
-    readonly pipelines: PipelineEntry[];
-    readonly bind_groups: BindGroupEntry[];
-    pool_generation: number;
-    mesh_generation: number;
-}
-
 const MESH_TABLE_MIN_RECORDS = 256;
-const MAX_BIND_GROUPS = 8;
 const STORAGE = 0x0080; // GPUBufferUsage.STORAGE (spelled out: see DynamicBuffer)
-
-const PREMULTIPLIED_OVER: GPUBlendState = {
-    color: { srcFactor: "one", dstFactor: "one-minus-src-alpha", operation: "add" },
-    alpha: { srcFactor: "one", dstFactor: "one-minus-src-alpha", operation: "add" },
-};
 
 /**
  * Draws batches of `DynamicMesh` whose vertices may change every frame (trails, ribbons, path tubes, debug
@@ -96,9 +66,11 @@ const PREMULTIPLIED_OVER: GPUBlendState = {
  * (or that this renderer has not seen before) are uploaded, and the flag is cleared. Per-mesh transform and
  * colour are read every frame. All meshes of one `graph_draw` are one draw call.
  *
- * How: every geometry the renderer draws lives in one storage buffer (`DynamicGeometryPool`: a CPU mirror and
- * a grow-only GPU buffer, x2, shrunk by GPU-side compaction after sustained low use); small arrays are copied
- * into the mirror and go up in one `writeBuffer` per dirty range, large ones straight from their arrays. Each
+ * How: every geometry the renderer draws lives in a pool of two storage buffers (`DynamicGeometryPool`: the
+ * positions of all geometries in one, their colours and indices in the other; each a CPU mirror and a grow-only
+ * GPU buffer, x2, shrunk by GPU-side compaction after sustained low use); small arrays are copied into the
+ * mirror and go up in one `writeBuffer` per dirty range (rewritten positions of many geometries: one span of
+ * exactly their bytes), large ones straight from their arrays. Each
  * draw writes a header and one record per mesh (transform, colour, where its geometry is) into a second
  * storage buffer, and one non-indexed draw covers the batch: the vertex shader finds its mesh by binary search
  * and pulls index, position and colour from the pool (`dynamic_mesh.wgsl.ts`). Pipelines are cached per
@@ -117,7 +89,7 @@ export class GPUDynamicMeshRenderer {
     readonly #pass_name: string;
     readonly #pool: DynamicGeometryPool;
     readonly #mesh_table: DynamicBuffer;
-    #state: DeviceState | null = null;
+    #state: DynamicMeshPipelines | null = null;
     #destroyed = false;
 
     // per recorded draw, reused (like FullscreenEffect's slots)
@@ -164,9 +136,9 @@ export class GPUDynamicMeshRenderer {
         return this.#pool.geometry_count;
     }
 
-    /** Bytes of geometry pool (CPU mirror; the GPU buffer matches it). */
+    /** Bytes of geometry pool, both regions (CPU mirrors; the GPU buffers match them). */
     get pool_capacity(): number {
-        return this.#pool.buffer.capacity;
+        return this.#pool.capacity;
     }
 
     /**
@@ -268,8 +240,9 @@ export class GPUDynamicMeshRenderer {
         this.#begin_frame(slot.graph!, slot.frame, device);
         this.#prepare(device, slot.batch!);
         const state = this.#device_state(device);
-        const pipeline = this.#pipeline(state, slot.color_format, slot.depth_format);
-        const bind_group = this.#bind_group(state, slot.camera!);
+        const pipeline = state.pipeline(slot.color_format, slot.depth_format);
+        const pool = this.#pool;
+        const bind_group = state.bind_group(slot.camera!, pool.attributes.buffer, pool.positions.buffer, this.#mesh_table);
 
         this.#color_attachments[0] = resources.color_attachment(slot.output);
         this.#pass_descriptor.depthStencilAttachment = resources.depth_attachment(slot.depth);
@@ -346,80 +319,12 @@ export class GPUDynamicMeshRenderer {
         this.#draw_header = header;
     }
 
-    #device_state(device: GPUDevice): DeviceState {
+    #device_state(device: GPUDevice): DynamicMeshPipelines {
         const current = this.#state;
         if (current !== null && current.device === device) return current;
-        const label = this.label;
-        const module = device.createShaderModule({ label: `${label} shader`, code: DYNAMIC_MESH_WGSL });
-        const bind_group_layout = device.createBindGroupLayout({
-            label: `${label} bind group layout`,
-            entries: [
-                { binding: 0, visibility: GPUShaderStage.VERTEX, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
-                { binding: 1, visibility: GPUShaderStage.VERTEX, buffer: { type: "read-only-storage" } },
-                { binding: 2, visibility: GPUShaderStage.VERTEX, buffer: { type: "read-only-storage", minBindingSize: MESH_RECORD_BYTES } },
-            ],
-        });
-        const pipeline_layout = device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [bind_group_layout] });
-        const state: DeviceState = {
-            device,
-            module,
-            bind_group_layout,
-            pipeline_layout,
-            pipelines: [],
-            bind_groups: [],
-            pool_generation: -1,
-            mesh_generation: -1,
-        };
+        const state = new DynamicMeshPipelines(device, this.label, this.cull_mode);
         this.#state = state;
         return state;
-    }
-
-    #pipeline(state: DeviceState, color_format: GPUTextureFormat, depth_format: GPUTextureFormat): GPURenderPipeline {
-        const pipelines = state.pipelines;
-        for (let i = 0; i < pipelines.length; i++) {
-            const entry = pipelines[i];
-            if (entry.color_format === color_format && entry.depth_format === depth_format) return entry.pipeline;
-        }
-        const pipeline = state.device.createRenderPipeline({
-            label: `${this.label} pipeline (${color_format}, ${depth_format})`,
-            layout: state.pipeline_layout,
-            vertex: { module: state.module, entryPoint: "vs_main" },
-            fragment: {
-                module: state.module,
-                entryPoint: "fs_main",
-                targets: [{ format: color_format, blend: PREMULTIPLIED_OVER }],
-            },
-            primitive: { topology: "triangle-list", cullMode: this.cull_mode, frontFace: "ccw" },
-            depthStencil: { format: depth_format, depthWriteEnabled: false, depthCompare: "less" },
-        });
-        pipelines.push({ color_format, depth_format, pipeline });
-        return pipeline;
-    }
-
-    // Built once per device and rebuilt only when a buffer it binds was replaced (growth, shrink) or for a
-    // camera buffer not seen before.
-    #bind_group(state: DeviceState, camera: GPUBuffer): GPUBindGroup {
-        const pool = this.#pool.buffer;
-        const table = this.#mesh_table;
-        const groups = state.bind_groups;
-        if (state.pool_generation !== pool.generation || state.mesh_generation !== table.generation) {
-            groups.length = 0;
-            state.pool_generation = pool.generation;
-            state.mesh_generation = table.generation;
-        }
-        for (let i = 0; i < groups.length; i++) if (groups[i].camera === camera) return groups[i].group;
-        if (groups.length >= MAX_BIND_GROUPS) groups.length = 0;
-        const group = state.device.createBindGroup({
-            label: `${this.label} bind group`,
-            layout: state.bind_group_layout,
-            entries: [
-                { binding: 0, resource: { buffer: camera, size: CAMERA_BYTES } },
-                { binding: 1, resource: { buffer: pool.buffer! } },
-                { binding: 2, resource: { buffer: table.buffer! } },
-            ],
-        });
-        groups.push({ camera, group });
-        return group;
     }
 }
 

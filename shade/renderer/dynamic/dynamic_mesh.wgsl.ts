@@ -9,10 +9,10 @@ export const RECORD_INDEX_BASE = 21;
 export const RECORD_POSITION_BASE = 22;
 export const RECORD_COLOR_BASE = 23;
 /**
- * `color_base` of a geometry without per-vertex colour. 0 is free for it: a geometry's colours follow its
- * positions, so a real colour base is never 0.
+ * `color_base` of a geometry without per-vertex colour: 2^30 - 1, a word offset no pool reaches (a pool region
+ * is at most 2^30 bytes) and still a small integer in V8.
  */
-export const NO_VERTEX_COLOR = 0;
+export const NO_VERTEX_COLOR = 0x3fffffff;
 /**
  * `index_base` is `word offset * 2 + INDEX_16_BIT` for 16-bit indices (two per word, low half first) and
  * `word offset * 2` for 32-bit ones. Every field stays below 2^30: a small integer in V8, so the CPU side
@@ -23,13 +23,13 @@ export const INDEX_16_BIT = 1;
 /**
  * The dynamic mesh shader. One non-indexed draw covers a whole batch by vertex pulling:
  *
- * - `pool` holds every geometry of the batch as words: xyz positions (f32), optional RGBA colours (f32),
- *   then the indices (u32, or u16 pairs).
+ * - `positions` holds every geometry's xyz positions (f32); `pool` its optional RGBA colours (f32), then its
+ *   indices (u32, or u16 pairs): the two regions of `DynamicGeometryPool`.
  * - `meshes` holds one record per mesh; the draw's `firstInstance` points at a header record whose
  *   `first_index` is the draw's first vertex and whose `index_base` is its mesh count, followed by the
  *   meshes, whose `first_index` is the running sum of index counts.
  * - A vertex finds its mesh by binary search over `first_index`, its index at `vertex - first_index`, and
- *   its position and colour through the index.
+ *   its position (`position_base`, in `positions`) and colour (`color_base`, in `pool`) through the index.
  *
  * Colour is straight alpha everywhere it is specified; the fragment shader premultiplies, and the pipeline
  * blends premultiplied-over (`one`, `one-minus-src-alpha`): the same pixels as straight-alpha over, with the
@@ -50,6 +50,7 @@ struct MeshRecord {
 @group(0) @binding(0) var<uniform> camera: CameraUniforms;
 @group(0) @binding(1) var<storage, read> pool: array<u32>;
 @group(0) @binding(2) var<storage, read> meshes: array<MeshRecord>;
+@group(0) @binding(3) var<storage, read> positions: array<f32>;
 
 const NO_VERTEX_COLOR: u32 = ${NO_VERTEX_COLOR}u;
 const INDEX_16_BIT: u32 = ${INDEX_16_BIT}u;
@@ -59,8 +60,8 @@ struct DynamicMeshVarying {
     @location(0) color: vec4f,
 };
 
-fn pool_vec3(at: u32) -> vec3f {
-    return vec3f(bitcast<f32>(pool[at]), bitcast<f32>(pool[at + 1u]), bitcast<f32>(pool[at + 2u]));
+fn position_at(at: u32) -> vec3f {
+    return vec3f(positions[at], positions[at + 1u], positions[at + 2u]);
 }
 
 fn pool_vec4(at: u32) -> vec4f {
@@ -89,7 +90,7 @@ fn vs_main(@builtin(vertex_index) vertex: u32, @builtin(instance_index) header: 
     } else {
         index = pool[(index_base >> 1u) + local];
     }
-    let position = pool_vec3(meshes[lo].position_base + index * 3u);
+    let position = position_at(meshes[lo].position_base + index * 3u);
     var color = meshes[lo].color;
     let color_base = meshes[lo].color_base;
     if (color_base != NO_VERTEX_COLOR) {

@@ -1,6 +1,7 @@
 // GPU time per extension (the sum of its passes' timestamps) on Dawn with timestamp-query: the shadow
 // extension's pass and a GPUDynamicMeshRenderer extension's pass (the seed's MarkerExtension) are timed.
 import { describe, expect, it } from "vitest";
+import { GPUPassTimer } from "../../../shade/device/graph/GPUPassTimer.js";
 import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { make_plane_geometry } from "../../../shade/renderer/geometry/primitives/make_plane_geometry.js";
 import { Renderer } from "../../../shade/renderer/Renderer.js";
@@ -27,7 +28,8 @@ describe("GPU time per extension", () => {
                 markers.add(make_box_geometry(0.5, 0.5, 0.5), [1, 0, 0, 1]);
                 expect(renderer.extension_timings()).toEqual([]); // nothing timed yet
                 const timer = renderer.timer!;
-                for (let i = 0; i < 4; i++) {
+                // the timer reads its numbers back in batches of GPUPassTimer.FRAMES_PER_READ frames
+                for (let i = 0; i < GPUPassTimer.FRAMES_PER_READ; i++) {
                     renderer.render_frame();
                     await device.queue.onSubmittedWorkDone();
                 }

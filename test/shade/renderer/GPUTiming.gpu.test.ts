@@ -1,5 +1,6 @@
 // GPU time per built-in step through timestamp-query (Dawn on SwiftShader offers the feature).
 import { describe, expect, it } from "vitest";
+import { GPUPassTimer } from "../../../shade/device/graph/GPUPassTimer.js";
 import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { Renderer } from "../../../shade/renderer/Renderer.js";
 import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
@@ -17,7 +18,8 @@ describe("GPU timing", () => {
                 scene.add(new Mesh(make_box_geometry(), new StandardMaterial()));
                 const renderer = new Renderer({ device, target: new TextureRenderTarget(64, 64), scene });
                 expect(renderer.timer).not.toBeNull();
-                for (let i = 0; i < 4; i++) {
+                // the timer reads its numbers back in batches of GPUPassTimer.FRAMES_PER_READ frames
+                for (let i = 0; i < GPUPassTimer.FRAMES_PER_READ; i++) {
                     renderer.render_frame();
                     await device.queue.onSubmittedWorkDone();
                 }

@@ -74,9 +74,21 @@ const LIMITS = {
 
 const noop = (): void => {};
 
+export interface FakeDeviceOptions {
+    /** Features the device reports (nothing is done with them). */
+    readonly features?: readonly string[];
+    /**
+     * `mapAsync` returns one reused thenable that maps at once, calling its callback synchronously, and
+     * `getMappedRange` one reused ArrayBuffer per buffer: a read-back path then allocates only what the code
+     * under test does.
+     */
+    readonly sync_map?: boolean;
+}
+
 /** A FAKE GPUDevice and what it saw. */
-export function fake_gpu_device(): { device: GPUDevice; stats: FakeDeviceStats } {
+export function fake_gpu_device(options: FakeDeviceOptions = {}): { device: GPUDevice; stats: FakeDeviceStats } {
     ensure_webgpu_constants();
+    const sync_map = options.sync_map === true;
     const stats: FakeDeviceStats = { textures: 0, buffers: 0, bind_groups: 0, render_passes: 0, compute_passes: 0, submits: 0, debug_depth: 0 };
     const stub = (label: string | undefined) => ({ label: label ?? "", destroy: noop });
     const debug = {
@@ -147,7 +159,7 @@ export function fake_gpu_device(): { device: GPUDevice; stats: FakeDeviceStats }
     };
     const device = {
         label: "FAKE device",
-        features: new Set<string>(),
+        features: new Set<string>(options.features ?? []),
         limits: LIMITS,
         lost: new Promise<never>(noop),
         queue: {
@@ -181,6 +193,13 @@ export function fake_gpu_device(): { device: GPUDevice; stats: FakeDeviceStats }
         createBuffer(d: GPUBufferDescriptor) {
             stats.buffers++;
             let mapped: ArrayBuffer | null = d.mappedAtCreation === true ? new ArrayBuffer(d.size) : null;
+            const store = sync_map ? new ArrayBuffer(d.size) : null;
+            const thenable = {
+                then(resolve: () => void): void {
+                    mapped = store;
+                    resolve();
+                },
+            };
             return {
                 label: d.label ?? "",
                 size: d.size,
@@ -189,7 +208,7 @@ export function fake_gpu_device(): { device: GPUDevice; stats: FakeDeviceStats }
                     return mapped !== null ? "mapped" : "unmapped";
                 },
                 getMappedRange: () => mapped ?? (mapped = new ArrayBuffer(d.size)),
-                mapAsync: () => Promise.resolve(),
+                mapAsync: () => (sync_map ? thenable : Promise.resolve()),
                 unmap: () => {
                     mapped = null;
                 },
