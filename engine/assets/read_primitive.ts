@@ -21,7 +21,7 @@ const TRIANGLE_FAN = 6;
 /**
  * A primitive's triangles as a `Geometry`: indices checked against the vertex count (an index past it is an
  * AssetError at `<path>.indices`), strips and fans turned into lists, a missing index made sequential, RGB colours
- * given alpha 1. Returns null for points and lines, which the renderer does not draw.
+ * given alpha 1, missing normals computed. Returns null for points and lines, which the renderer does not draw.
  */
 export function read_primitive(file: string, path: string, primitive: Primitive): Geometry | null {
     const mode = primitive.getMode();
@@ -61,12 +61,40 @@ export function read_primitive(file: string, path: string, primitive: Primitive)
     if (mode === TRIANGLE_STRIP) list = strip_to_list(list);
     else if (mode === TRIANGLE_FAN) list = fan_to_list(list);
     else if (list.length % 3 !== 0) throw new AssetError(file, index_accessor === null ? `${path}.attributes.POSITION` : `${path}.indices`, `has ${list.length} indices, not a whole number of triangles`);
+    // glTF: without normals a client computes flat ones. Unindexed triangles own their vertices, so that is exact;
+    // indexed ones share them, and get area-weighted smooth normals instead of having every vertex split
+    if (spec.normal === undefined) spec.normal = computed_normals(position, list);
     spec.index = vertices <= 65536 ? Uint16Array.from(list) : list;
     try {
         return new Geometry(spec);
     } catch (error) {
         throw new AssetError(file, path, (error as Error).message, { cause: error });
     }
+}
+
+function computed_normals(position: Float32Array, index: Uint32Array): Float32Array {
+    const normal = new Float32Array(position.length);
+    for (let t = 0; t + 2 < index.length; t += 3) {
+        const a = index[t] * 3, b = index[t + 1] * 3, c = index[t + 2] * 3;
+        const ux = position[b] - position[a], uy = position[b + 1] - position[a + 1], uz = position[b + 2] - position[a + 2];
+        const vx = position[c] - position[a], vy = position[c + 1] - position[a + 1], vz = position[c + 2] - position[a + 2];
+        // the cross product's length is twice the area: summing it unnormalised weights each face by its area
+        const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+        for (const v of [a, b, c]) {
+            normal[v] += nx;
+            normal[v + 1] += ny;
+            normal[v + 2] += nz;
+        }
+    }
+    for (let v = 0; v < normal.length; v += 3) {
+        const length = Math.hypot(normal[v], normal[v + 1], normal[v + 2]);
+        if (length > 0) {
+            normal[v] /= length;
+            normal[v + 1] /= length;
+            normal[v + 2] /= length;
+        } else normal[v + 1] = 1;
+    }
+    return normal;
 }
 
 function rgb_to_rgba(rgb: Float32Array): Float32Array {

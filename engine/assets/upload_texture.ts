@@ -13,7 +13,7 @@ export function upload_texture(device: GPUDevice, image: DecodedImage, color_spa
         size: [width, height],
         format: color_space === "srgb" ? "rgba8unorm-srgb" : "rgba8unorm",
         mipLevelCount: mip_level_count(width, height),
-        usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST | GPUTextureUsage.RENDER_ATTACHMENT,
+        usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC | GPUTextureUsage.RENDER_ATTACHMENT,
     });
     if (image.kind === "pixels") {
         device.queue.writeTexture({ texture }, image.data as Uint8Array<ArrayBuffer>, { bytesPerRow: width * 4, rowsPerImage: height }, [width, height]);
