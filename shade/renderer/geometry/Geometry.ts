@@ -2,14 +2,19 @@ import { GeometryAttribute } from "./GeometryAttribute.js";
 import { next_geometry_stamp } from "./geometry_stamp.js";
 
 /**
- * A geometry's attributes: positions (xyz) and, optionally, a straight-alpha RGBA colour, a normal (xyz) and a
- * uv (2 floats) per vertex. The dynamic mesh path reads position and colour; lit meshes read normal and uv.
+ * A geometry's attributes: positions (xyz) and, optionally, a straight-alpha RGBA colour, a normal (xyz), two uv
+ * sets (2 floats each), a tangent (xyz + handedness w) and four skin joints with their weights per vertex. The
+ * dynamic mesh path reads position and colour; lit meshes read normal and uv; the rest is what glTF models carry.
  */
 export interface GeometryAttributes {
     position: GeometryAttribute;
     color?: GeometryAttribute;
     normal?: GeometryAttribute;
     uv?: GeometryAttribute;
+    uv1?: GeometryAttribute;
+    tangent?: GeometryAttribute;
+    joints?: GeometryAttribute;
+    weights?: GeometryAttribute;
 }
 
 export interface GeometrySpec {
@@ -21,14 +26,22 @@ export interface GeometrySpec {
     readonly normal?: Float32Array;
     /** 2 floats per vertex. Optional. */
     readonly uv?: Float32Array;
+    /** A second uv set, 2 floats per vertex (lightmaps, occlusion). Optional. */
+    readonly uv1?: Float32Array;
+    /** xyz + w per vertex: the tangent and the bitangent's sign (+1 or -1), as glTF stores it. Optional. */
+    readonly tangent?: Float32Array;
+    /** Four skin joint indices per vertex (whole numbers, stored as floats; exact below 2^24). Optional. */
+    readonly joints?: Float32Array;
+    /** Four skin weights per vertex, summing to 1; needs `joints`. Optional. */
+    readonly weights?: Float32Array;
     /** Triangle list, three indices per triangle. */
     readonly index: Uint16Array | Uint32Array;
 }
 
 /**
  * A plain indexed triangle geometry, three.js-shaped: `attributes.position` (xyz), optional
- * `attributes.color` (RGBA per vertex, straight alpha; RGB is not accepted), `normal` and `uv`, and an
- * `index` (a triangle list).
+ * `attributes.color` (RGBA per vertex, straight alpha; RGB is not accepted), `normal`, `uv`, `uv1`, `tangent`,
+ * `joints` and `weights`, and an `index` (a triangle list).
  *
  * Nothing watches the arrays. Rewrite them (or replace them, even with a different length) and set
  * `needsUpdate = true`; every renderer that draws the geometry uploads it before its next draw and clears
@@ -49,6 +62,13 @@ export class Geometry {
         if (spec.color !== undefined) this.attributes.color = per_vertex("color", spec.color, 4, vertices);
         if (spec.normal !== undefined) this.attributes.normal = per_vertex("normal", spec.normal, 3, vertices);
         if (spec.uv !== undefined) this.attributes.uv = per_vertex("uv", spec.uv, 2, vertices);
+        if (spec.uv1 !== undefined) this.attributes.uv1 = per_vertex("uv1", spec.uv1, 2, vertices);
+        if (spec.tangent !== undefined) this.attributes.tangent = per_vertex("tangent", spec.tangent, 4, vertices);
+        if (spec.joints !== undefined) this.attributes.joints = per_vertex("joints", spec.joints, 4, vertices);
+        if (spec.weights !== undefined) this.attributes.weights = per_vertex("weights", spec.weights, 4, vertices);
+        if ((spec.joints === undefined) !== (spec.weights === undefined)) {
+            throw new RangeError(`Geometry: skin joints and weights come together; got ${spec.joints === undefined ? "weights" : "joints"} alone`);
+        }
         this.index = spec.index;
         if (spec.index.length % 3 !== 0) {
             throw new RangeError(`Geometry: the index is a triangle list; ${spec.index.length} indices is not a multiple of 3`);
@@ -63,7 +83,11 @@ export class Geometry {
             a.position.needsUpdate ||
             a.color?.needsUpdate === true ||
             a.normal?.needsUpdate === true ||
-            a.uv?.needsUpdate === true
+            a.uv?.needsUpdate === true ||
+            a.uv1?.needsUpdate === true ||
+            a.tangent?.needsUpdate === true ||
+            a.joints?.needsUpdate === true ||
+            a.weights?.needsUpdate === true
         );
     }
 
@@ -83,6 +107,10 @@ export class Geometry {
         if (a.color !== undefined) a.color.needsUpdate = false;
         if (a.normal !== undefined) a.normal.needsUpdate = false;
         if (a.uv !== undefined) a.uv.needsUpdate = false;
+        if (a.uv1 !== undefined) a.uv1.needsUpdate = false;
+        if (a.tangent !== undefined) a.tangent.needsUpdate = false;
+        if (a.joints !== undefined) a.joints.needsUpdate = false;
+        if (a.weights !== undefined) a.weights.needsUpdate = false;
     }
 
     /** Moves with every `needsUpdate = true`, the geometry's or an attribute's; never repeats a value. */
@@ -93,6 +121,10 @@ export class Geometry {
         if (a.color !== undefined && a.color.version > v) v = a.color.version;
         if (a.normal !== undefined && a.normal.version > v) v = a.normal.version;
         if (a.uv !== undefined && a.uv.version > v) v = a.uv.version;
+        if (a.uv1 !== undefined && a.uv1.version > v) v = a.uv1.version;
+        if (a.tangent !== undefined && a.tangent.version > v) v = a.tangent.version;
+        if (a.joints !== undefined && a.joints.version > v) v = a.joints.version;
+        if (a.weights !== undefined && a.weights.version > v) v = a.weights.version;
         return v;
     }
 

@@ -55,6 +55,37 @@ describe("Geometry", () => {
     });
 });
 
+describe("Geometry: the glTF attributes (uv1, tangent, joints, weights)", () => {
+    const spec = () => ({
+        position: new Float32Array(9),
+        uv1: new Float32Array(6),
+        tangent: new Float32Array(12),
+        joints: new Float32Array(12),
+        weights: new Float32Array(12),
+        index: Uint16Array.of(0, 1, 2),
+    });
+
+    it("keeps each with its item size; flagging any one moves the version and clearing the geometry clears it", () => {
+        const g = new Geometry(spec());
+        const a = g.attributes;
+        expect([a.uv1!.item_size, a.tangent!.item_size, a.joints!.item_size, a.weights!.item_size]).toEqual([2, 4, 4, 4]);
+        for (const name of ["uv1", "tangent", "joints", "weights"] as const) {
+            const before = g.version;
+            a[name]!.needsUpdate = true;
+            expect(g.needsUpdate, name).toBe(true);
+            expect(g.version, name).toBeGreaterThan(before);
+            g.needsUpdate = false;
+            expect(a[name]!.needsUpdate, name).toBe(false);
+            expect(g.needsUpdate, name).toBe(false);
+        }
+    });
+
+    it("refuses a wrong length by name, and joints without weights", () => {
+        expect(() => new Geometry({ ...spec(), tangent: new Float32Array(9) })).toThrow(/3 positions but 2.25 tangent values; tangent is 4 floats per vertex/);
+        expect(() => new Geometry({ ...spec(), weights: undefined })).toThrow(/joints and weights come together; got joints alone/);
+    });
+});
+
 describe("make_box_geometry", () => {
     it("is 24 vertices and 36 indices, centred, sized, with every triangle facing out (counter-clockwise from outside)", () => {
         const g = make_box_geometry(2, 4, 6);
