@@ -1,11 +1,4 @@
-import { type Document, type JSONDocument, Logger, WebIO } from "@gltf-transform/core";
-import {
-    EXTMeshoptCompression,
-    KHRDracoMeshCompression,
-    KHRMaterialsEmissiveStrength,
-    KHRMeshQuantization,
-    KHRTextureTransform,
-} from "@gltf-transform/extensions";
+import type { Document, ILogger, JSONDocument } from "@gltf-transform/core";
 import { AssetError } from "./AssetError.js";
 import type { AssetProgressListener } from "./AssetProgress.js";
 import type { AssetReader } from "./AssetReader.js";
@@ -29,7 +22,13 @@ export interface LoadGLTFOptions {
     readonly on_progress?: AssetProgressListener;
 }
 
-const EXTENSIONS = [KHRMeshQuantization, KHRTextureTransform, KHRMaterialsEmissiveStrength, EXTMeshoptCompression, KHRDracoMeshCompression];
+// glTF-Transform is loaded with the first model, not with the engine: importing engine/ stays small (the
+// import-memory test), and a game without models never loads it
+let gltf_transform: Promise<[typeof import("@gltf-transform/core"), typeof import("@gltf-transform/extensions")]> | null = null;
+function load_gltf_transform(): Promise<[typeof import("@gltf-transform/core"), typeof import("@gltf-transform/extensions")]> {
+    gltf_transform ??= Promise.all([import("@gltf-transform/core"), import("@gltf-transform/extensions")]);
+    return gltf_transform;
+}
 const GLB_BUFFER = "@glb.bin"; // glTF-Transform's resource name for a GLB's binary chunk
 
 /**
@@ -100,7 +99,10 @@ async function settle_all(pending: readonly Promise<void>[]): Promise<void> {
 }
 
 async function read_document(url: string, json: JSONDocument, extensions_used: readonly string[], warnings: string[]): Promise<Document> {
-    const io = new WebIO().registerExtensions(EXTENSIONS).setLogger(new CollectingLogger(warnings));
+    const [core, extensions] = await load_gltf_transform();
+    const io = new core.WebIO()
+        .registerExtensions([extensions.KHRMeshQuantization, extensions.KHRTextureTransform, extensions.KHRMaterialsEmissiveStrength, extensions.EXTMeshoptCompression, extensions.KHRDracoMeshCompression])
+        .setLogger(collecting_logger(warnings));
     try {
         io.registerDependencies(await load_gltf_decoders(extensions_used));
         return await io.readJSON(json);
@@ -130,15 +132,9 @@ function decode_data_uri(file: string, path: string, uri: string): Uint8Array<Ar
 }
 
 /** glTF-Transform's warnings (an extension it ignores, ...) become the model's warnings instead of console lines. */
-class CollectingLogger extends Logger {
-    readonly #out: string[];
-    constructor(out: string[]) {
-        super(Logger.Verbosity.SILENT);
-        this.#out = out;
-    }
-    override warn(text: string): void {
-        this.#out.push(text);
-    }
+function collecting_logger(out: string[]): ILogger {
+    const ignore = (): void => {};
+    return { debug: ignore, info: ignore, warn: (text) => out.push(text), error: (text) => out.push(text) };
 }
 
 /** Bytes and items of one load, reported on every change. */

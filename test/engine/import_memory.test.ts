@@ -36,10 +36,14 @@ describe("import memory", () => {
             expect(files.length).toBeGreaterThan(60);
             const entry = join(dir, "entry.ts");
             writeFileSync(entry, files.map((file, i) => `export * as m${i} from ${JSON.stringify(file)};`).join("\n"));
-            const bundle = join(dir, "bundle.mjs");
+            const bundle = join(dir, "out", "entry.mjs");
+            // split as an application's bundler would: what the engine imports dynamically (glTF-Transform with
+            // the first model, its decoders) lands in chunks of its own, loaded only when used
             await esbuild.build({
                 entryPoints: [entry],
-                outfile: bundle,
+                outdir: join(dir, "out"),
+                splitting: true,
+                outExtension: { ".js": ".mjs" },
                 bundle: true,
                 platform: "node",
                 format: "esm",
