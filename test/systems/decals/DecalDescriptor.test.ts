@@ -1,6 +1,7 @@
 // Decal in level files (GPU-free): registered by DecalSystem's startup, validated with JSON paths, round-trips;
 // the instance records the update builds from the components.
 import { describe, expect, it } from "vitest";
+import { level_error } from "../../engine/level/level_error.js";
 import { Engine } from "../../../engine/Engine.js";
 import { LevelError } from "../../../engine/level/LevelError.js";
 import { load_level } from "../../../engine/level/load_level.js";
@@ -10,15 +11,6 @@ import { DecalAtlas, DECAL_FRAMES } from "../../../systems/decals/DecalAtlas.js"
 import { DECAL_INSTANCE_FLOATS } from "../../../systems/decals/DecalInstances.js";
 import { DecalSystem } from "../../../systems/decals/DecalSystem.js";
 
-function level_error(engine: Engine, source: unknown): LevelError {
-    try {
-        load_level(engine, source);
-    } catch (error) {
-        expect(error).toBeInstanceOf(LevelError);
-        return error as LevelError;
-    }
-    throw new Error("load_level did not throw");
-}
 
 describe("Decal level descriptor and instance records", () => {
     it("a level with decals loads after DecalSystem's startup, saves back the same, and fills one record each", async () => {

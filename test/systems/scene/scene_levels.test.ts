@@ -2,6 +2,7 @@
 // the schema allows but the system cannot serve is a LevelError naming the path and the limit; code that adds a
 // MeshRenderer naming an unknown geometry gets a clear error and the entity is left without it.
 import { describe, expect, it } from "vitest";
+import { level_error } from "../../engine/level/level_error.js";
 import { Engine } from "../../../engine/Engine.js";
 import { Transform } from "../../../engine/components/Transform.js";
 import { LevelError } from "../../../engine/level/LevelError.js";
@@ -10,15 +11,6 @@ import { MeshRenderer, write_mesh_renderer } from "../../../systems/scene/MeshRe
 import { SceneSystem } from "../../../systems/scene/SceneSystem.js";
 import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 
-function level_error(engine: Engine, source: unknown): LevelError {
-    try {
-        load_level(engine, source);
-    } catch (error) {
-        expect(error).toBeInstanceOf(LevelError);
-        return error as LevelError;
-    }
-    throw new Error("load_level did not throw");
-}
 
 describe("SceneSystem level components", () => {
     it("refuses unknown geometry and material names, a far plane before the near one, a zero sun direction, and point lights past the limit", async () => {

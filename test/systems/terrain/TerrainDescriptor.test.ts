@@ -1,6 +1,7 @@
 // Terrain in level files (GPU-free): registered by TerrainSystem's startup, validated with JSON paths,
 // generated or given heights, round-trips through save_level; height_at without a GPU.
 import { describe, expect, it } from "vitest";
+import { level_error } from "../../engine/level/level_error.js";
 import { Engine } from "../../../engine/Engine.js";
 import { LevelError } from "../../../engine/level/LevelError.js";
 import { load_level } from "../../../engine/level/load_level.js";
@@ -9,15 +10,6 @@ import { generate_heightmap } from "../../../systems/terrain/generate_heightmap.
 import { Terrain } from "../../../systems/terrain/Terrain.js";
 import { TerrainSystem } from "../../../systems/terrain/TerrainSystem.js";
 
-function level_error(engine: Engine, source: unknown): LevelError {
-    try {
-        load_level(engine, source);
-    } catch (error) {
-        expect(error).toBeInstanceOf(LevelError);
-        return error as LevelError;
-    }
-    throw new Error("load_level did not throw");
-}
 
 describe("Terrain level descriptor", () => {
     it("a level with a generated and a given terrain loads, builds and saves back the same", async () => {

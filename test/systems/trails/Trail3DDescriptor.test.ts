@@ -1,5 +1,6 @@
 // Trail3D in level files (GPU-free): registered by the system's startup, validated with JSON paths, round-trips.
 import { describe, expect, it } from "vitest";
+import { level_error } from "../../engine/level/level_error.js";
 import { Engine } from "../../../engine/Engine.js";
 import { LevelError } from "../../../engine/level/LevelError.js";
 import { load_level } from "../../../engine/level/load_level.js";
@@ -14,15 +15,6 @@ const LEVEL = {
     ],
 };
 
-function level_error(engine: Engine, source: unknown): LevelError {
-    try {
-        load_level(engine, source);
-    } catch (error) {
-        expect(error).toBeInstanceOf(LevelError);
-        return error as LevelError;
-    }
-    throw new Error("load_level did not throw");
-}
 
 describe("Trail3D level descriptor", () => {
     it("a level with trails loads after Trail3DSystem's startup and saves back the same", async () => {
