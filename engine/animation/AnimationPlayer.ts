@@ -1,8 +1,9 @@
 import type { AnimationClip } from "./AnimationClip.js";
 import { AnimationPose } from "./AnimationPose.js";
-import { blend_poses } from "./blend_poses.js";
+import { ANIMATION_SCRATCH, SCRATCH_FACTOR, SCRATCH_TIME } from "./animation_scratch.js";
+import { blend_poses_scratch } from "./blend_poses.js";
 import type { PoseNode } from "./PoseNode.js";
-import { sample_clip } from "./sample_clip.js";
+import { sample_clip_scratch } from "./sample_clip.js";
 
 /** How a clip plays. */
 export interface PlayOptions {
@@ -14,30 +15,48 @@ export interface PlayOptions {
     readonly time?: number;
 }
 
+// Every double the update touches lives in a Float64Array: a double passed to a call the JIT does not inline, or
+// stored in a field whose shape V8 has not settled, is boxed (see animation_scratch.ts).
+const TIME = 0;
+const SPEED = 1;
+
 /** One clip in play: where it is and how it moves. */
 class Track {
     clip: AnimationClip | null = null;
-    time = 0;
-    speed = 1;
     loop = true;
+    /** [time, speed] */
+    readonly state = new Float64Array([0, 1]);
 
     set(clip: AnimationClip, options: PlayOptions | undefined): void {
         this.clip = clip;
-        this.speed = options?.speed ?? 1;
+        this.state[SPEED] = options?.speed ?? 1;
         this.loop = options?.loop ?? true;
-        this.time = wrap(options?.time ?? 0, clip.duration, this.loop);
+        this.state[TIME] = options?.time ?? 0;
+        this.wrap();
     }
 
-    advance(dt: number): void {
-        if (this.clip !== null) this.time = wrap(this.time + dt * this.speed, this.clip.duration, this.loop);
+    copy(other: Track): void {
+        this.clip = other.clip;
+        this.loop = other.loop;
+        this.state.set(other.state);
     }
-}
 
-function wrap(time: number, duration: number, loop: boolean): number {
-    if (duration <= 0) return 0;
-    if (!loop) return time < 0 ? 0 : time > duration ? duration : time;
-    const r = time % duration;
-    return r < 0 ? r + duration : r;
+    /** Moves on by `step[0]` seconds times the speed. */
+    advance(step: Float64Array): void {
+        this.state[TIME] += step[0] * this.state[SPEED];
+        this.wrap();
+    }
+
+    wrap(): void {
+        const duration = this.clip === null ? 0 : this.clip.duration;
+        const state = this.state;
+        if (duration <= 0) state[TIME] = 0;
+        else if (!this.loop) state[TIME] = Math.min(duration, Math.max(0, state[TIME]));
+        else {
+            const r = state[TIME] % duration;
+            state[TIME] = r < 0 ? r + duration : r;
+        }
+    }
 }
 
 /**
@@ -53,8 +72,8 @@ export class AnimationPlayer {
     readonly #previous = new Track();
     readonly #from: AnimationPose;
     readonly #to: AnimationPose;
-    #fade_elapsed = 0;
-    #fade_duration = 0;
+    /** [dt of this update, seconds of fade elapsed, fade duration] */
+    readonly #numbers = new Float64Array(3);
 
     constructor(clips: readonly AnimationClip[], rest: readonly PoseNode[]) {
         this.clips = clips;
@@ -65,7 +84,8 @@ export class AnimationPlayer {
 
     /** The clip called `name`; throws naming the clips there are. */
     clip(name: string): AnimationClip {
-        for (const clip of this.clips) if (clip.name === name) return clip;
+        const clips = this.clips;
+        for (let i = 0; i < clips.length; i++) if (clips[i].name === name) return clips[i];
         throw new RangeError(`AnimationPlayer: no clip '${name}' (clips: ${this.clips.map((c) => `'${c.name}'`).join(", ") || "none"})`);
     }
 
@@ -73,7 +93,7 @@ export class AnimationPlayer {
     play(name: string, options?: PlayOptions): void {
         this.#current.set(this.clip(name), options);
         this.#previous.clip = null;
-        this.#fade_duration = 0;
+        this.#numbers[2] = 0;
     }
 
     /**
@@ -84,15 +104,10 @@ export class AnimationPlayer {
         if (!(duration >= 0)) throw new RangeError(`AnimationPlayer.cross_fade: duration must be 0 or more seconds, got ${duration}`);
         const clip = this.clip(name);
         if (this.#current.clip === null || duration === 0) return this.play(name, options);
-        const previous = this.#previous;
-        const current = this.#current;
-        previous.clip = current.clip;
-        previous.time = current.time;
-        previous.speed = current.speed;
-        previous.loop = current.loop;
-        current.set(clip, options);
-        this.#fade_elapsed = 0;
-        this.#fade_duration = duration;
+        this.#previous.copy(this.#current);
+        this.#current.set(clip, options);
+        this.#numbers[1] = 0;
+        this.#numbers[2] = duration;
     }
 
     /** The clip playing (the one faded to, during a fade), or null. */
@@ -102,17 +117,18 @@ export class AnimationPlayer {
 
     /** Seconds into the current clip. Setting it seeks (the pose follows at the next `update`). */
     get time(): number {
-        return this.#current.time;
+        return this.#current.state[TIME];
     }
     set time(value: number) {
-        if (this.#current.clip !== null) this.#current.time = wrap(value, this.#current.clip.duration, this.#current.loop);
+        this.#current.state[TIME] = value;
+        this.#current.wrap();
     }
 
     get speed(): number {
-        return this.#current.speed;
+        return this.#current.state[SPEED];
     }
     set speed(value: number) {
-        this.#current.speed = value;
+        this.#current.state[SPEED] = value;
     }
 
     get loop(): boolean {
@@ -124,32 +140,35 @@ export class AnimationPlayer {
 
     /** How far a fade has come, 0..1; 1 when none is in progress. */
     get fade(): number {
-        return this.#previous.clip === null ? 1 : Math.min(1, this.#fade_elapsed / this.#fade_duration);
+        return this.#previous.clip === null ? 1 : Math.min(1, this.#numbers[1] / this.#numbers[2]);
     }
 
     /** Advances by `dt` seconds (times speed) and samples into `pose`. `update(0)` samples where the clips are. */
     update(dt: number): void {
+        const numbers = this.#numbers;
+        numbers[0] = dt;
         const current = this.#current;
         const previous = this.#previous;
-        current.advance(dt);
+        current.advance(numbers);
         if (previous.clip !== null) {
-            previous.advance(dt);
-            this.#fade_elapsed += dt;
-            if (this.#fade_elapsed >= this.#fade_duration) previous.clip = null;
+            previous.advance(numbers);
+            numbers[1] += dt;
+            if (numbers[1] >= numbers[2]) previous.clip = null;
         }
-        if (current.clip === null) {
-            this.pose.reset();
-            return;
-        }
+        this.pose.reset();
+        if (current.clip === null) return;
         if (previous.clip === null) {
-            this.pose.reset();
-            sample_clip(current.clip, current.time, this.pose);
+            ANIMATION_SCRATCH[SCRATCH_TIME] = current.state[TIME];
+            sample_clip_scratch(current.clip, this.pose);
             return;
         }
         this.#from.reset();
-        sample_clip(previous.clip, previous.time, this.#from);
+        ANIMATION_SCRATCH[SCRATCH_TIME] = previous.state[TIME];
+        sample_clip_scratch(previous.clip, this.#from);
         this.#to.reset();
-        sample_clip(current.clip, current.time, this.#to);
-        blend_poses(this.#from, this.#to, this.#fade_elapsed / this.#fade_duration, this.pose);
+        ANIMATION_SCRATCH[SCRATCH_TIME] = current.state[TIME];
+        sample_clip_scratch(current.clip, this.#to);
+        ANIMATION_SCRATCH[SCRATCH_FACTOR] = numbers[1] / numbers[2];
+        blend_poses_scratch(this.#from, this.#to, this.pose);
     }
 }

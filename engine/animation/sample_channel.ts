@@ -1,5 +1,6 @@
 import type { AnimationChannel } from "./AnimationChannel.js";
-import { slerp_quaternion } from "./slerp_quaternion.js";
+import { ANIMATION_SCRATCH, SCRATCH_FACTOR, SCRATCH_TIME } from "./animation_scratch.js";
+import { slerp_quaternion_scratch } from "./slerp_quaternion.js";
 
 /**
  * The keyframe whose interval holds `time`: the last k with times[k] <= time (0 before the first key). Binary
@@ -24,6 +25,13 @@ export function find_keyframe(times: Float32Array, time: number): number {
  * CUBICSPLINE follows glTF's Hermite spline through values and tangents (rotations renormalised). Allocates nothing.
  */
 export function sample_channel(channel: AnimationChannel, time: number, out: Float32Array, offset: number): void {
+    ANIMATION_SCRATCH[SCRATCH_TIME] = time;
+    sample_channel_scratch(channel, out, offset);
+}
+
+/** @internal `sample_channel` at the time in ANIMATION_SCRATCH[SCRATCH_TIME] (see animation_scratch.ts). */
+export function sample_channel_scratch(channel: AnimationChannel, out: Float32Array, offset: number): void {
+    const time = ANIMATION_SCRATCH[SCRATCH_TIME];
     const { times, values, components: c, interpolation } = channel;
     const n = times.length;
     if (n === 0) return;
@@ -43,7 +51,8 @@ export function sample_channel(channel: AnimationChannel, time: number, out: Flo
     const rotation = channel.path === "rotation";
     if (!cubic) {
         if (rotation) {
-            slerp_quaternion(out, offset, values, k * c, values, (k + 1) * c, t);
+            ANIMATION_SCRATCH[SCRATCH_FACTOR] = t;
+            slerp_quaternion_scratch(out, offset, values, k * c, values, (k + 1) * c);
             return;
         }
         const a = k * c;
