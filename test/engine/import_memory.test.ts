@@ -60,8 +60,10 @@ describe("import memory", () => {
             console.info(`import of ${files.length} modules: ${(array_buffers / MiB).toFixed(2)} MiB of array buffers, ${(heap / MiB).toFixed(2)} MiB of heap (code and source text included)`);
             expect(array_buffers).toBeLessThan(2 * MiB);
             // the heap holds the bundle's ~1 MB of source text and its compiled code too; a per-entity JS array
-            // made at full size (65,536 slots: 0.5 MB each) would show here
-            expect(heap).toBeLessThan(3 * MiB);
+            // made at full size (65,536 slots: 0.5 MB each) would show here. About 2.8-3.0 MiB with engine/assets and
+            // engine/animation (their code; glTF-Transform itself is a chunk loaded with the first model); the
+            // reading varies by a few hundred KiB with GC timing under load, hence the margin
+            expect(heap).toBeLessThan(4 * MiB);
         } finally {
             rmSync(dir, { recursive: true, force: true });
         }
