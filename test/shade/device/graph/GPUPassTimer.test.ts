@@ -81,7 +81,7 @@ describe("GPUPassTimer read-back", () => {
                 const renderer = new Renderer({ device, target: new TextureRenderTarget(48, 48), scene, gpu_timing_frames_per_read: 4 });
                 const timer = renderer.timer!;
                 const frames: string[][] = [];
-                timer.on_frame = (t) => frames.push(t.timings.slice(0, t.timing_count).map((p) => `${p.name} ${p.ms >= 0 && p.ms < 1000 ? "ok" : p.ms}`));
+                timer.on_frame = (t) => frames.push(t.timings.slice(0, t.timing_count).map((p) => `${p.name} ${p.ms >= 0 && Number.isFinite(p.ms) ? "ok" : p.ms}`));
                 for (let i = 0; i < 3; i++) renderer.render_frame();
                 await device.queue.onSubmittedWorkDone();
                 await new Promise((resolve) => setTimeout(resolve, 50));
@@ -90,7 +90,7 @@ describe("GPUPassTimer read-back", () => {
                 renderer.render_frame();
                 expect(timer.maps).toBe(1);
                 await device.queue.onSubmittedWorkDone();
-                for (let waited = 0; frames.length < 4 && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+                for (let waited = 0; frames.length < 4 && waited < 30_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
                 expect(frames).toEqual(Array.from({ length: 4 }, () => STEPS.map((s) => `${s} ok`)));
                 expect(timer.frames_read).toBe(4);
                 renderer.destroy();
