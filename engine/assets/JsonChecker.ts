@@ -1,9 +1,10 @@
 import { AssetError } from "./AssetError.js";
 
-/** A JSON object as the checker sees it: fields of unknown type until checked. */
+/** @internal A JSON object as the checker sees it: fields of unknown type until checked. */
 export type JsonObject = { readonly [key: string]: unknown };
 
 /**
+ * @internal
  * Type checks on untrusted glTF JSON that fail as AssetErrors naming the file and the JSON path
  * (`nodes[3].children[0]`). Each getter returns the value typed, or the fallback when the field is absent.
  */
@@ -85,7 +86,7 @@ export class JsonChecker {
     }
 }
 
-/** A short description of a JSON value for an error message. */
+/** @internal A short description of a JSON value for an error message. */
 export function describe(value: unknown): string {
     if (value === undefined) return "nothing";
     if (Array.isArray(value)) return value.length <= 4 ? JSON.stringify(value) : `an array of ${value.length}`;

@@ -18,7 +18,7 @@ import { read_primitive } from "./read_primitive.js";
 import { upload_geometry } from "./upload_geometry.js";
 import { upload_texture } from "./upload_texture.js";
 
-/** Where a model's GPU objects go, and how its images are decoded. */
+/** @internal Where a model's GPU objects go, and how its images are decoded. */
 export interface BuildTarget {
     readonly device: GPUDevice;
     readonly decoder: ImageDecoder;
@@ -32,7 +32,7 @@ interface TextureUse {
     readonly color_space: "srgb" | "linear";
 }
 
-/** How many images `build_model` will decode for `document`: those its materials use (for the progress totals). */
+/** @internal How many images `build_model` will decode for `document`: those its materials use (for the progress totals). */
 export function images_to_decode(document: Document): number {
     const used = new Set<Texture>();
     const root = document.getRoot();
@@ -50,6 +50,7 @@ export function images_to_decode(document: Document): number {
 }
 
 /**
+ * @internal
  * A Model from a read glTF-Transform document. Everything on the CPU is read and checked first; then the images
  * are decoded (those materials use) and the GPU objects made. Any failure, a GPU validation error included,
  * destroys what was made and rejects with an AssetError: nothing is left half-created.

@@ -1,4 +1,4 @@
-/** The decoder modules glTF-Transform takes for compressed files (`io.registerDependencies`). */
+/** @internal The decoder modules glTF-Transform takes for compressed files (`io.registerDependencies`). */
 export type GLTFDecoders = Record<string, unknown>;
 
 // One load per process: both decoders are WebAssembly modules, costly to instantiate and stateless to share.
@@ -7,6 +7,7 @@ let draco: Promise<unknown> | null = null;
 const loaded: string[] = [];
 
 /**
+ * @internal
  * The decoders a file's `extensionsUsed` calls for, imported and instantiated the first time any file needs
  * them: meshoptimizer's for EXT_meshopt_compression, draco3dgltf's for KHR_draco_mesh_compression. A file that
  * uses neither loads neither.

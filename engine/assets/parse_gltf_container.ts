@@ -1,6 +1,6 @@
 import { AssetError } from "./AssetError.js";
 
-/** A glTF file taken apart: its JSON (parsed, unchecked) and, for a GLB, the binary chunk. */
+/** @internal A glTF file taken apart: its JSON (parsed, unchecked) and, for a GLB, the binary chunk. */
 export interface GLTFContainer {
     readonly json: unknown;
     readonly bin: Uint8Array<ArrayBuffer> | null;
@@ -12,6 +12,7 @@ const CHUNK_JSON = 0x4e4f534a;
 const CHUNK_BIN = 0x004e4942;
 
 /**
+ * @internal
  * Splits a .glb (header, JSON chunk, optional BIN chunk) or reads a .gltf's JSON. A truncated or inconsistent
  * container is an AssetError naming what does not add up ("the header says 4096 bytes; the file has 2000").
  */

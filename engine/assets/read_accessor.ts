@@ -9,6 +9,7 @@ const NORMALISED: Readonly<Record<number, (v: number) => number>> = {
 };
 
 /**
+ * @internal
  * An accessor's elements as floats, packed (a new array, never a view of the document's): normalised integers
  * decoded, other integers (KHR_mesh_quantization, joint indices) converted as they are.
  */

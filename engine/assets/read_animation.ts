@@ -5,6 +5,7 @@ import { AssetError } from "./AssetError.js";
 import { read_accessor } from "./read_accessor.js";
 
 /**
+ * @internal
  * A glTF animation as a clip: each channel's times and values as floats (normalised rotations and weights of
  * KHR_mesh_quantization decoded). Times that go backwards are an AssetError at the sampler's input. Channels
  * without a target node, or of a path this player does not animate (KHR_animation_pointer), are left out.

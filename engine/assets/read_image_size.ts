@@ -1,4 +1,5 @@
 /**
+ * @internal
  * Width and height from a PNG's IHDR or a JPEG's first frame header, without decoding; null when the bytes are
  * neither (or are cut before the header). Lets the loader refuse an image too large for the device before it
  * spends time and memory decoding it.

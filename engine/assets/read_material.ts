@@ -14,10 +14,10 @@ const MIN: Readonly<Record<number, readonly [GPUFilterMode, GPUMipmapFilterMode,
     9987: ["linear", "linear", true],
 };
 
-/** Which of the model's textures holds `texture`'s image in `color_space` (made on first use). */
+/** @internal Which of the model's textures holds `texture`'s image in `color_space` (made on first use). */
 export type TextureSlot = (texture: Texture, color_space: "srgb" | "linear") => number;
 
-/** A glTF material as plain data; base colour and emissive textures read as sRGB, the others as linear data. */
+/** @internal A glTF material as plain data; base colour and emissive textures read as sRGB, the others as linear data. */
 export function read_material(material: Material, slot: TextureSlot): MaterialDescription {
     const reference = (texture: Texture | null, info: TextureInfo | null, color_space: "srgb" | "linear"): TextureReference | null => {
         if (texture === null || info === null) return null;

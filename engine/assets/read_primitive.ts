@@ -19,6 +19,7 @@ const TRIANGLE_STRIP = 5;
 const TRIANGLE_FAN = 6;
 
 /**
+ * @internal
  * A primitive's triangles as a `Geometry`: indices checked against the vertex count (an index past it is an
  * AssetError at `<path>.indices`), strips and fans turned into lists, a missing index made sequential, RGB colours
  * given alpha 1, missing normals computed. Returns null for points and lines, which the renderer does not draw.

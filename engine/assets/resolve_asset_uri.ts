@@ -1,4 +1,5 @@
 /**
+ * @internal
  * A glTF `uri` resolved against the file that names it: absolute URLs (`https:`, `file:`, `data:`) as they are,
  * a relative one against the file's folder, percent-escapes decoded for plain paths (glTF URIs are escaped).
  */

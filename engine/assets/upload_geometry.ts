@@ -3,7 +3,7 @@ import type { ModelPrimitiveBuffers } from "./ModelPrimitiveBuffers.js";
 
 const ORDER: readonly (keyof GeometryAttributes)[] = ["position", "normal", "uv", "uv1", "tangent", "color", "joints", "weights"];
 
-/** A geometry's attributes packed into one vertex buffer (each at a 4-byte aligned offset) and its index buffer. */
+/** @internal A geometry's attributes packed into one vertex buffer (each at a 4-byte aligned offset) and its index buffer. */
 export function upload_geometry(device: GPUDevice, geometry: Geometry, label: string): ModelPrimitiveBuffers {
     const offsets: Partial<Record<keyof GeometryAttributes, number>> = {};
     let size = 0;

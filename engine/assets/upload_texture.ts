@@ -3,6 +3,7 @@ import { mip_level_count } from "../../shade/device/mip_level_count.js";
 import type { DecodedImage } from "./DecodedImage.js";
 
 /**
+ * @internal
  * A decoded image as a GPU texture with a full mip chain made on the GPU: rgba8unorm-srgb for colour, rgba8unorm
  * for data. Rows go up top row first, so uv (0, 0) samples the image's top-left corner, as glTF defines.
  */

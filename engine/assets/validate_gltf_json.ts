@@ -8,7 +8,7 @@ const PATH_TYPES: Readonly<Record<string, readonly string[]>> = { translation: [
 const TEXTURE_SLOTS = ["normalTexture", "occlusionTexture", "emissiveTexture"] as const;
 const PBR_SLOTS = ["baseColorTexture", "metallicRoughnessTexture"] as const;
 
-/** What the checks learned that the loader needs next. */
+/** @internal What the checks learned that the loader needs next. */
 export interface CheckedGLTF {
     readonly root: JsonObject;
     readonly buffers: readonly JsonObject[];
@@ -21,6 +21,7 @@ export interface CheckedGLTF {
 }
 
 /**
+ * @internal
  * Checks a glTF file's JSON before anything reads it: types, every index against what it points into, every
  * accessor and buffer view inside its buffer, required extensions, and the node graph (a forest, no cycles).
  * Throws the first fault as an AssetError naming the file and the JSON path; an accessor out of bounds is named
