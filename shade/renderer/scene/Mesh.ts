@@ -1,5 +1,6 @@
 import { mat4, quat, vec3 } from "gl-matrix";
 import type { Geometry } from "../geometry/Geometry.js";
+import type { MeshSkin } from "./MeshSkin.js";
 import type { StandardMaterial } from "./StandardMaterial.js";
 
 /**
@@ -25,6 +26,11 @@ export class Mesh {
     receive_decals = false;
     /** Drawn into the sun's shadow map (when a shadow extension is registered). Default true. */
     cast_shadows = true;
+    /**
+     * Skinned on the GPU with these joint matrices (world space: `world_matrix` is then not applied); null for a
+     * rigid mesh. The geometry needs `joints` and `weights`.
+     */
+    skin: MeshSkin | null = null;
     /** 0 until the mesh is added to a scene; then unique within it and never 0. */
     object_id = 0;
 
