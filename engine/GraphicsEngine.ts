@@ -9,6 +9,7 @@ import { Renderer } from "../shade/renderer/Renderer.js";
 import { Scene } from "../shade/renderer/scene/Scene.js";
 import type { RenderTarget } from "../shade/renderer/target/RenderTarget.js";
 import { check_upscale_slot, type UpscaleSlot } from "../shade/renderer/upscale/Upscaler.js";
+import type { FullscreenPath } from "../shade/renderer/fullscreen/FullscreenPath.js";
 
 export interface GraphicsEngineOptions {
     /** Where WebGPU comes from: `navigator.gpu` in a browser (the default), Dawn's `GPU` in Node. */
@@ -29,6 +30,8 @@ export interface GraphicsEngineOptions {
      * it. Default true; false leaves the feature unrequested and the renderer untimed (see `RendererOptions`).
      */
     readonly gpu_timing?: boolean;
+    /** How full-screen steps run (`RendererOptions.fullscreen_paths`): "raster", "compute" or "auto" (default). */
+    readonly fullscreen_paths?: FullscreenPath;
 }
 
 /** Where the engine is in its life. */
@@ -278,6 +281,8 @@ export class GraphicsEngine {
             const features = [...(descriptor.requiredFeatures ?? [])];
             const timing = this.#options.gpu_timing ?? true;
             if (timing && adapter.features.has("timestamp-query") && !features.includes("timestamp-query")) features.push("timestamp-query");
+            // a bgra8unorm canvas can then be written from compute (the tonemap's compute path)
+            if (adapter.features.has("bgra8unorm-storage") && !features.includes("bgra8unorm-storage")) features.push("bgra8unorm-storage");
             try {
                 device = await adapter.requestDevice({ ...descriptor, requiredFeatures: features });
             } catch (error) {
@@ -305,6 +310,7 @@ export class GraphicsEngine {
                 upscale: this.#upscale,
                 resolution_scale: this.#resolution_scale,
                 gpu_timing: timing,
+                fullscreen_paths: this.#options.fullscreen_paths,
                 // one bad extension never takes the frame down: reported once, suspended, the rest drawn
                 on_error: (error) => this.#report(error),
             });

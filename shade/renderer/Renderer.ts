@@ -17,6 +17,7 @@ import { TonemapStep } from "./steps/TonemapStep.js";
 import { TransparencyStep } from "./steps/TransparencyStep.js";
 import { Scene } from "./scene/Scene.js";
 import { UpscaleStep } from "./steps/UpscaleStep.js";
+import { check_fullscreen_path, set_fullscreen_path, type FullscreenPath } from "./fullscreen/FullscreenPath.js";
 import type { RenderTarget } from "./target/RenderTarget.js";
 import { SceneColor } from "./extension/SceneColor.js";
 import { FrameProducts } from "./products/FrameProducts.js";
@@ -50,6 +51,12 @@ export interface RendererOptions {
     readonly gpu_timing?: boolean;
     /** Frames per GPU-timing read-back (`GPUPassTimerOptions.frames_per_read`); default `GPUPassTimer.FRAMES_PER_READ`. */
     readonly gpu_timing_frames_per_read?: number;
+    /**
+     * How the full-screen steps run on this device (TAA resolve and sharpen, tonemap, half-resolution colour,
+     * and every `FullscreenEffect` that does not name its own path): "raster", "compute", or "auto" (default:
+     * compute on GPUs, raster on CPU implementations, as measured in BENCHMARKS.md). See `FullscreenPath`.
+     */
+    readonly fullscreen_paths?: FullscreenPath;
 }
 
 const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
@@ -121,6 +128,7 @@ export class Renderer {
         this.graph.timer = this.timer;
         this.#on_error = options.on_error ?? null;
         this.registry.on_failure = this.#on_error;
+        if (options.fullscreen_paths !== undefined) set_fullscreen_path(this.device, check_fullscreen_path(options.fullscreen_paths, "Renderer fullscreen_paths"));
         this.target.configure(this.device);
     }
 

@@ -6,7 +6,8 @@ import { FullscreenEffect } from "../fullscreen/FullscreenEffect.js";
 import { SCENE_COLOR_FORMAT } from "../steps/LightingStep.js";
 import { HalfResolutionColor } from "./HalfResolutionColor.js";
 
-const HALF_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
+// storage: written from compute where that is the faster path
+const HALF_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x08 /* STORAGE_BINDING */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 
 /** Makes `HalfResolutionColor`: one fullscreen 2x2 box filter, pass "half resolution colour". */
 export class HalfResolutionColorStep {

@@ -5,15 +5,16 @@ import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDes
 import type { FrameContext } from "../extension/FrameContext.js";
 import { SceneColor } from "../extension/SceneColor.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
-import { BindGroupCache } from "../../device/BindGroupCache.js";
 import { FullscreenEffect } from "../fullscreen/FullscreenEffect.js";
 import type { Camera } from "../scene/Camera.js";
 import { SCENE_COLOR_FORMAT } from "./LightingStep.js";
-import { taa_resolve_wgsl } from "./taa_resolve.wgsl.js";
+import { build_resolve_state, resize_history, resolve_group, resolve_variant, type ResolveState } from "./TaaResolvePipelines.js";
+import { use_compute } from "../fullscreen/FullscreenPath.js";
 import { Velocity } from "../products/Velocity.js";
 import { TemporalJitter } from "./TemporalJitter.js";
 
-const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
+// storage too: the sharpen writes it from compute where that is the faster path
+const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x08 /* STORAGE_BINDING */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 
 /** Weight of the current frame in the resolve once the history is established. */
 const HISTORY_BLEND = 0.1;
@@ -22,32 +23,6 @@ const SHARPEN_STRENGTH = 0.2;
 const PARAMS_FLOATS = 8;
 /** Float offset of `jitter.xy` in the camera's uniform block (CAMERA_WGSL). */
 const CAMERA_JITTER = 88;
-const MAX_CACHED_BIND_GROUPS = 16;
-
-/** The resolve's pipeline with or without the velocity target. */
-interface ResolveVariant {
-    readonly pipeline: GPURenderPipeline;
-    readonly layout: GPUBindGroupLayout;
-}
-
-interface ResolveState {
-    /** [0]: depth reprojection; [1]: velocity reprojection, built on the first frame that has velocity. */
-    readonly variants: (ResolveVariant | null)[];
-    readonly sampler: GPUSampler;
-    readonly params: GPUBuffer;
-    // keyed by camera buffer and the three (four) views: pooled inputs are stable and the history ping-pongs, so this hits
-    readonly groups: BindGroupCache;
-    /** The two output-size history textures, written alternately (null before the first frame). */
-    readonly history: (GPUTexture | null)[];
-    history_width: number;
-    history_height: number;
-    /** Which of `history` holds a valid resolve (-1: none), and of which frame, internal size and jitter. */
-    valid: number;
-    valid_frame: number;
-    valid_internal_width: number;
-    valid_internal_height: number;
-    readonly valid_jitter: Float32Array;
-}
 
 /**
  * The upscale boundary (TAA): at BeforePresent, resolves the jittered internal-resolution `SceneColor` into
@@ -96,6 +71,10 @@ export class UpscaleStep {
     readonly #params = new Float32Array(PARAMS_FLOATS);
     readonly #keys: unknown[] = [null, null, null, null];
     readonly #velocity_keys: unknown[] = [null, null, null, null, null];
+    // compute variants: slot 5 holds the history written as a storage texture
+    readonly #compute_keys: unknown[] = [null, null, null, null, null, null];
+    readonly #compute_velocity_keys: unknown[] = [null, null, null, null, null, null];
+    readonly #compute_descriptor: GPUComputePassDescriptor = { label: "taa resolve (compute)" };
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "taa resolve", colorAttachments: this.#colors };
 
@@ -184,20 +163,34 @@ export class UpscaleStep {
         device.queue.writeBuffer(state.params, 0, params);
 
         const with_velocity = this.#velocity !== -1;
-        const variant = with_velocity ? 1 : 0;
-        const keys = with_velocity ? this.#velocity_keys : this.#keys;
+        // raster or compute by the device's fullscreen_paths (the sharpen follows the same setting)
+        const compute = use_compute(device, "auto");
+        const variant = (with_velocity ? 1 : 0) + (compute ? 2 : 0);
+        const keys = compute ? (with_velocity ? this.#compute_velocity_keys : this.#compute_keys) : with_velocity ? this.#velocity_keys : this.#keys;
         keys[0] = this.#camera;
         keys[1] = resources.view(this.#color);
         keys[2] = resources.view(this.#depth);
         keys[3] = resources.view(this.#history_read);
         if (with_velocity) keys[4] = resources.view(this.#velocity);
-        this.#colors[0] = resources.color_attachment(this.#history_write);
-        this.#descriptor.timestampWrites = execution.timestamp_writes;
-        const pass = execution.encoder.beginRenderPass(this.#descriptor);
-        pass.setPipeline(variant_for(device, state, variant).pipeline);
-        pass.setBindGroup(0, group_for(device, state, variant, keys));
-        pass.draw(3);
-        pass.end();
+        const built = resolve_variant(device, state, variant);
+        if (compute) {
+            keys[5] = resources.view(this.#history_write);
+            this.#compute_descriptor.timestampWrites = execution.timestamp_writes;
+            const pass = execution.encoder.beginComputePass(this.#compute_descriptor);
+            pass.setPipeline(built.compute!);
+            pass.setBindGroup(0, resolve_group(device, state, variant, keys));
+            // integer shifts, not Math.ceil: a double handed to the call would be boxed (16 bytes a frame)
+            pass.dispatchWorkgroups((state.history_width + 7) >> 3, (state.history_height + 7) >> 3);
+            pass.end();
+        } else {
+            this.#colors[0] = resources.color_attachment(this.#history_write);
+            this.#descriptor.timestampWrites = execution.timestamp_writes;
+            const pass = execution.encoder.beginRenderPass(this.#descriptor);
+            pass.setPipeline(built.raster!);
+            pass.setBindGroup(0, resolve_group(device, state, variant, keys));
+            pass.draw(3);
+            pass.end();
+        }
 
         state.valid = this.#write_index;
         state.valid_frame = this.#frame_index;
@@ -221,7 +214,7 @@ export class UpscaleStep {
     #state_for(device: GPUDevice): ResolveState {
         let state = this.#per_device.get(device);
         if (state === undefined) {
-            state = build_state(device);
+            state = build_resolve_state(device);
             this.#per_device.set(device, state);
         }
         return state;
@@ -234,102 +227,6 @@ function jitter_phase(frame_number: number, phases: number): number {
 
 function execute_resolve(step: UpscaleStep, resources: FrameGraphResources, execution: FrameExecution): void {
     step.execute(resources, execution);
-}
-
-/** (Re)creates the two history textures at the output size; what they held is gone, so the history is too. */
-function resize_history(device: GPUDevice, state: ResolveState, width: number, height: number): void {
-    for (let i = 0; i < 2; i++) {
-        // destroy waits for submitted work that still uses it
-        state.history[i]?.destroy();
-        state.history[i] = device.createTexture({
-            label: `taa history ${i} (${width}x${height})`,
-            size: { width, height },
-            format: SCENE_COLOR_FORMAT,
-            usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_SRC,
-        });
-    }
-    state.history_width = width;
-    state.history_height = height;
-    state.valid = -1;
-    // bind groups of the old textures would keep them alive
-    state.groups.clear();
-}
-
-function group_for(device: GPUDevice, state: ResolveState, variant: number, keys: unknown[]): GPUBindGroup {
-    const cached = state.groups.find(keys);
-    if (cached !== null) return cached;
-    // a miss: the first frames, a resize, a new pooled texture
-    const entries: GPUBindGroupEntry[] = [
-        { binding: 0, resource: { buffer: keys[0] as GPUBuffer } },
-        { binding: 1, resource: { buffer: state.params } },
-        { binding: 2, resource: state.sampler },
-        { binding: 3, resource: keys[1] as GPUTextureView },
-        { binding: 4, resource: keys[2] as GPUTextureView },
-        { binding: 5, resource: keys[3] as GPUTextureView },
-    ];
-    if (variant === 1) entries.push({ binding: 6, resource: keys[4] as GPUTextureView });
-    const group = device.createBindGroup({ label: "taa resolve bind group", layout: state.variants[variant]!.layout, entries });
-    return state.groups.add(keys, group);
-}
-
-function variant_for(device: GPUDevice, state: ResolveState, variant: number): ResolveVariant {
-    let built = state.variants[variant];
-    if (built === null) built = state.variants[variant] = build_variant(device, variant === 1);
-    return built;
-}
-
-function build_variant(device: GPUDevice, with_velocity: boolean): ResolveVariant {
-    const F = GPUShaderStage.FRAGMENT;
-    const suffix = with_velocity ? " (velocity)" : "";
-    const entries: GPUBindGroupLayoutEntry[] = [
-        { binding: 0, visibility: F, buffer: { type: "uniform" } },
-        { binding: 1, visibility: F, buffer: { type: "uniform" } },
-        { binding: 2, visibility: F, sampler: { type: "filtering" } },
-        { binding: 3, visibility: F, texture: { sampleType: "float" } },
-        { binding: 4, visibility: F, texture: { sampleType: "depth" } },
-        { binding: 5, visibility: F, texture: { sampleType: "float" } },
-    ];
-    // rg16float is filterable, but the resolve only loads it
-    if (with_velocity) entries.push({ binding: 6, visibility: F, texture: { sampleType: "float" } });
-    const layout = device.createBindGroupLayout({ label: `taa resolve bind group layout${suffix}`, entries });
-    const module = device.createShaderModule({ label: `taa resolve shader${suffix}`, code: taa_resolve_wgsl(with_velocity) });
-    const pipeline = device.createRenderPipeline({
-        label: `taa resolve pipeline${suffix}`,
-        layout: device.createPipelineLayout({ label: `taa resolve pipeline layout${suffix}`, bindGroupLayouts: [layout] }),
-        vertex: { module, entryPoint: "vs_fullscreen" },
-        fragment: { module, entryPoint: "fs_main", targets: [{ format: SCENE_COLOR_FORMAT }] },
-        primitive: { topology: "triangle-list" },
-    });
-    return { pipeline, layout };
-}
-
-function build_state(device: GPUDevice): ResolveState {
-    const sampler = device.createSampler({
-        label: "taa resolve sampler",
-        magFilter: "linear",
-        minFilter: "linear",
-        addressModeU: "clamp-to-edge",
-        addressModeV: "clamp-to-edge",
-    });
-    const params = device.createBuffer({
-        label: "taa resolve params",
-        size: PARAMS_FLOATS * 4,
-        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    return {
-        variants: [build_variant(device, false), null],
-        sampler,
-        params,
-        groups: new BindGroupCache(MAX_CACHED_BIND_GROUPS),
-        history: [null, null],
-        history_width: 0,
-        history_height: 0,
-        valid: -1,
-        valid_frame: -1,
-        valid_internal_width: 0,
-        valid_internal_height: 0,
-        valid_jitter: new Float32Array(2),
-    };
 }
 
 /**

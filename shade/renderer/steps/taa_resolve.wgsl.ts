@@ -6,9 +6,10 @@ import { FULLSCREEN_VERTEX_WGSL } from "../fullscreen/fullscreen_vertex_wgsl.js"
  * jitter taken out, reprojects the history (through depth and last frame's camera; or, `with_velocity`, by the
  * `Velocity` target's motion, which follows moving meshes too), clamps it to the current 3x3 neighbourhood
  * (YCoCg box) and blends. Bindings: camera, `TaaParams`, a linear clamp sampler, the current colour, the
- * current depth, the history, and with velocity the velocity target (binding 6).
+ * current depth, the history, with velocity the velocity target (binding 6), and for `compute` the output as a
+ * storage texture (binding 7; a compute entry `cs_main` instead of the fragment `fs_main`).
  */
-export function taa_resolve_wgsl(with_velocity: boolean): string {
+export function taa_resolve_wgsl(with_velocity: boolean, compute = false): string {
     return /* wgsl */ `
 ${CAMERA_WGSL}
 
@@ -29,6 +30,7 @@ struct TaaParams {
 @group(0) @binding(4) var current_depth: texture_depth_2d;
 @group(0) @binding(5) var history_color: texture_2d<f32>;
 ${with_velocity ? "@group(0) @binding(6) var velocity: texture_2d<f32>;" : ""}
+${compute ? "@group(0) @binding(7) var resolved_output: texture_storage_2d<rgba16float, write>;" : ""}
 
 ${FULLSCREEN_VERTEX_WGSL}
 
@@ -75,10 +77,10 @@ fn sample_history(uv: vec2f) -> vec3f {
     return sum / weight;
 }
 
-@fragment
-fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
-    // in.uv is the output pixel's centre in the un-jittered image; the same point in this frame's image:
-    let sample_uv = in.uv + params.jitter_uv;
+// uv: the output pixel's centre in the un-jittered image
+fn resolve(uv: vec2f) -> vec4f {
+    // the same point in this frame's image:
+    let sample_uv = uv + params.jitter_uv;
     let current = textureSampleLevel(current_color, linear_clamp, sample_uv, 0.0);
 
     // the 3x3 internal texels around the sample: colour box for the clamp, nearest depth for the reprojection
@@ -110,12 +112,28 @@ ${with_velocity ? VELOCITY_REPROJECTION : DEPTH_REPROJECTION}
     let resolved = select(mix(history, cur, blend), cur, blend >= 1.0);
     return vec4f(max(ycocg_to_rgb(resolved), vec3f(0.0)), current.a);
 }
+${compute ? COMPUTE_ENTRY : FRAGMENT_ENTRY}
 `;
 }
 
+const FRAGMENT_ENTRY = /* wgsl */ `
+@fragment
+fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
+    return resolve(in.uv);
+}`;
+
+// one invocation per output pixel, its centre as the fragment stage sees it
+const COMPUTE_ENTRY = /* wgsl */ `
+@compute @workgroup_size(8, 8)
+fn cs_main(@builtin(global_invocation_id) id: vec3u) {
+    let size = textureDimensions(resolved_output);
+    if (id.x >= size.x || id.y >= size.y) { return; }
+    textureStore(resolved_output, id.xy, resolve((vec2f(id.xy) + 0.5) / vec2f(size)));
+}`;
+
 
 // reprojection: this frame's (jittered) clip position -> world -> last frame's (jittered) clip position, then
-// last frame's jitter taken off. A still camera lands exactly on in.uv.
+// last frame's jitter taken off. A still camera lands exactly on uv.
 const DEPTH_REPROJECTION = /* wgsl */ `
     let ndc = vec2f(sample_uv.x * 2.0 - 1.0, 1.0 - sample_uv.y * 2.0);
     let world = camera.inverse_view_projection * vec4f(ndc, depth, 1.0);
@@ -130,9 +148,9 @@ const DEPTH_REPROJECTION = /* wgsl */ `
 `;
 
 // reprojection by the motion of the front-most surface of the 3x3 (silhouettes move with the object): the
-// velocity is jitter-free and in uv, so the history sits at in.uv minus it. A still pixel lands on in.uv.
+// velocity is jitter-free and in uv, so the history sits at uv minus it. A still pixel lands on uv.
 const VELOCITY_REPROJECTION = /* wgsl */ `
-    let history_uv = in.uv - textureLoad(velocity, nearest, 0).xy;
+    let history_uv = uv - textureLoad(velocity, nearest, 0).xy;
 
     var blend = params.blend;
     // off last frame's screen: nothing to reuse

@@ -1,3 +1,4 @@
+import { is_storage_format } from "../fullscreen/FullscreenPath.js";
 import type { RenderTarget } from "./RenderTarget.js";
 
 /**
@@ -23,7 +24,9 @@ export class CanvasRenderTarget implements RenderTarget {
         const context = this.canvas.getContext("webgpu") as GPUCanvasContext | null;
         if (context === null) throw new Error("CanvasRenderTarget: the canvas has no WebGPU context (is WebGPU enabled in this browser?)");
         this.#format = navigator.gpu.getPreferredCanvasFormat();
-        context.configure({ device, format: this.#format, alphaMode: "opaque", usage: GPUTextureUsage.RENDER_ATTACHMENT });
+        // storage too where the format allows: the tonemap writes the canvas from compute where that is faster
+        const storage = is_storage_format(device, this.#format) ? GPUTextureUsage.STORAGE_BINDING : 0;
+        context.configure({ device, format: this.#format, alphaMode: "opaque", usage: GPUTextureUsage.RENDER_ATTACHMENT | storage });
         this.#context = context;
     }
 

@@ -1,3 +1,4 @@
+import { is_storage_format } from "../fullscreen/FullscreenPath.js";
 import type { RenderTarget } from "./RenderTarget.js";
 
 /** An offscreen texture to present into: tests, thumbnails, headless rendering. Readable with COPY_SRC. */
@@ -49,7 +50,9 @@ export class TextureRenderTarget implements RenderTarget {
                 GPUTextureUsage.RENDER_ATTACHMENT |
                 GPUTextureUsage.TEXTURE_BINDING |
                 GPUTextureUsage.COPY_SRC |
-                GPUTextureUsage.COPY_DST,
+                GPUTextureUsage.COPY_DST |
+                // the tonemap writes it from compute where that is the faster path
+                (is_storage_format(device, this.format) ? GPUTextureUsage.STORAGE_BINDING : 0),
         });
     }
 

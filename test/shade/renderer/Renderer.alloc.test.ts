@@ -33,11 +33,12 @@ import { PointLight } from "../../../shade/renderer/scene/PointLight.js";
 import { Scene } from "../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../../../shade/renderer/target/TextureRenderTarget.js";
+import type { FullscreenPath } from "../../../shade/renderer/fullscreen/FullscreenPath.js";
 import { with_gpu_device } from "../../harness/index.js";
 import { fake_gpu_device, type FakeDeviceStats } from "./fake_gpu_device.js";
 
 const SIZE = 64;
-/** Render passes an empty scene's frame runs at least: gbuffer, lighting, scene painter, upscale, tonemap. */
+/** Render or compute passes an empty scene's frame runs at least: gbuffer, lighting, scene painter, upscale, tonemap. */
 const MIN_PASSES_PER_FRAME = 5;
 
 // ---- six extensions over the six phases: five record nothing (four of them read a record), one paints ----
@@ -202,9 +203,9 @@ afterAll(() => observer.disconnect());
 
 // ---- FAKE device (no GPU) ----
 
-function fake_renderer(scene?: Scene): { renderer: Renderer; stats: FakeDeviceStats } {
+function fake_renderer(scene?: Scene, fullscreen_paths?: FullscreenPath): { renderer: Renderer; stats: FakeDeviceStats } {
     const { device, stats } = fake_gpu_device();
-    const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene });
+    const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, fullscreen_paths });
     add_extensions(renderer);
     return { renderer, stats };
 }
@@ -241,9 +242,9 @@ async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, 
     const frame = () => renderer.render_frame();
     for (let i = 0; i < FAKE_WARMUP; i++) frame();
     const textures = stats.textures;
-    const passes = stats.render_passes;
+    const passes = stats.render_passes + stats.compute_passes;
     frame();
-    const per_frame = stats.render_passes - passes;
+    const per_frame = stats.render_passes + stats.compute_passes - passes;
     expect(per_frame, "render passes per frame (the frame really runs)").toBeGreaterThanOrEqual(MIN_PASSES_PER_FRAME);
     expect(stats.debug_depth, "debug groups balanced").toBe(0);
 
@@ -272,6 +273,13 @@ describe("Renderer allocation per steady frame", () => {
     it("FAKE device (device-independent): with opaque and blended meshes and point lights, a frame allocates nothing once warm", async () => {
         const { renderer, stats } = fake_renderer(small_scene());
         await expect_no_allocation(renderer, stats, "4 opaque + 3 blended meshes, 3 point lights");
+        renderer.destroy();
+    });
+
+    it("FAKE device (device-independent): with the full-screen steps on their compute paths, a frame allocates nothing once warm", async () => {
+        const { renderer, stats } = fake_renderer(small_scene(), "compute");
+        await expect_no_allocation(renderer, stats, "compute paths");
+        expect(stats.compute_passes, "the TAA resolve, sharpen and tonemap ran as compute passes").toBeGreaterThan(0);
         renderer.destroy();
     });
 
