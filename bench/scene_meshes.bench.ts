@@ -2,6 +2,8 @@
 // heap bytes per steady frame against an empty scene, and GPU ms per step when timestamp-query is offered.
 //   npm run bench -- scene_meshes            (SwiftShader here: CPU figures and ratios only)
 //   BENCH_SIZE=1920x1080 node scene_meshes.mjs (on a real GPU)
+//   knobs: BENCH_ONLY=10000 (one size), BENCH_LIGHTS=256, BENCH_FULLSCREEN=raster|compute|auto (the Renderer's
+//   fullscreen_paths). Dawn's timestamp quantization is off, so the GPU ms per step are not rounded.
 import { create, globals } from "webgpu";
 import { make_box_geometry } from "../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { make_cylinder_geometry } from "../shade/renderer/geometry/primitives/make_cylinder_geometry.js";
@@ -13,10 +15,12 @@ import { PointLight } from "../shade/renderer/scene/PointLight.js";
 import { Scene } from "../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../shade/renderer/target/TextureRenderTarget.js";
+import type { FullscreenPath } from "../shade/renderer/fullscreen/FullscreenPath.js";
 
 Object.assign(globalThis, globals);
 const [width, height] = (process.env.BENCH_SIZE ?? "256x256").split("x").map(Number);
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 60);
+const FULLSCREEN = (process.env.BENCH_FULLSCREEN ?? "auto") as FullscreenPath;
 
 function city(count: number): Scene {
     const scene = new Scene();
@@ -58,7 +62,7 @@ function time_submits(device: GPUDevice): void {
 }
 
 async function measure(device: GPUDevice, count: number) {
-    const renderer = new Renderer({ device, target: new TextureRenderTarget(width, height), scene: city(count) });
+    const renderer = new Renderer({ device, target: new TextureRenderTarget(width, height), scene: city(count), fullscreen_paths: FULLSCREEN });
     const camera = renderer.view.camera;
     camera.position.set([0, 25, 30]);
     camera.target.set([0, 0, -20]);
@@ -103,20 +107,22 @@ async function measure(device: GPUDevice, count: number) {
     return { count, cpu_ms: median(cpu), submit_ms: median(submits), heap_per_frame, gpu: [...gpu].map(([name, ms]) => ({ name, ms: median(ms) })) };
 }
 
-const gpu = create([]);
+// kept referenced: a collected instance crashes onSubmittedWorkDone
+const gpu = create(["disable-dawn-features=timestamp_quantization"]);
 const adapter = await gpu.requestAdapter();
 if (adapter === null) throw new Error("no WebGPU adapter");
 const features: GPUFeatureName[] = adapter.features.has("timestamp-query") ? ["timestamp-query"] : [];
 const device = await adapter.requestDevice({ requiredFeatures: features });
 time_submits(device);
 const info = adapter.info;
-console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames`);
+console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; fullscreen_paths ${FULLSCREEN}; timestamps not quantized`);
 
 const only = process.env.BENCH_ONLY; // e.g. 10000: profile one size
 if (only !== undefined) {
     const r = await measure(device, Number(only));
     const steps = r.gpu.map((g) => `${g.name} ${g.ms.toFixed(3)}`).join(", ");
-    console.log(`${only} meshes, ${process.env.BENCH_LIGHTS ?? 64} lights: ${r.cpu_ms.toFixed(3)} ms/frame record+encode; GPU ms: ${steps}`);
+    const total = r.gpu.reduce((sum, g) => sum + g.ms, 0);
+    console.log(`${only} meshes, ${process.env.BENCH_LIGHTS ?? 64} lights: ${r.cpu_ms.toFixed(3)} ms/frame record+encode; GPU ${total.toFixed(3)} ms in all: ${steps}`);
     device.destroy();
     process.exit(0);
 }
