@@ -36,7 +36,8 @@ export class ColorGradeExtension extends RenderExtension {
         const source = scene.color;
         const out = frame.graph.create(
             "graded colour",
-            TextureResourceDescriptor.from({ resolution: frame.resolution, format: "rgba16float", usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING }),
+            TextureResourceDescriptor.from({ resolution: frame.resolution, format: "rgba16float", // storage: the grade runs as compute where that is the faster path (FullscreenPath)
+            usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.TEXTURE_BINDING }),
         );
         scene.color = this.#effect.graph_draw(frame.graph, out, source);
     }

@@ -14,10 +14,36 @@ import { FULLSCREEN_VERTEX_WGSL } from "../fullscreen/fullscreen_vertex_wgsl.js"
 import type { Scene } from "../scene/Scene.js";
 import { ShadowMap } from "../shadows/ShadowMap.js";
 import { shadow_layout_entries, SHADOW_WGSL } from "../shadows/shadow_wgsl.js";
+import { use_compute } from "../fullscreen/FullscreenPath.js";
 
 /** Format of the HDR scene colour. */
 export const SCENE_COLOR_FORMAT: GPUTextureFormat = "rgba16float";
-const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
+// storage too: the compute path writes it (FullscreenPath)
+const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x08 /* STORAGE_BINDING */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
+/** Binding of the compute path's output (group 0), clear of the raster path's bindings. */
+const COMPUTE_OUTPUT_BINDING = 15;
+
+const FRAGMENT_ENTRY = "@fragment\nfn fs_main(in: FullscreenVarying) -> @location(0) vec4f {";
+
+/**
+ * The deferred lighting as a compute shader: the fragment entry of `deferred_wgsl` becomes a function that each
+ * invocation calls with the varying a fragment at its pixel's centre would get, and stores the result.
+ */
+export function deferred_compute_wgsl(shadows: boolean): string {
+    const fragment = deferred_wgsl(shadows);
+    if (!fragment.includes(FRAGMENT_ENTRY)) throw new Error("deferred_compute_wgsl: the lighting shader's fragment entry is not where it was");
+    return `${fragment.replace(FRAGMENT_ENTRY, "fn shade_pixel(in: FullscreenVarying) -> vec4f {")}
+@group(0) @binding(${COMPUTE_OUTPUT_BINDING}) var lit_output: texture_storage_2d<${SCENE_COLOR_FORMAT}, write>;
+
+@compute @workgroup_size(8, 8)
+fn cs_main(@builtin(global_invocation_id) id: vec3u) {
+    let size = textureDimensions(lit_output);
+    if (id.x >= size.x || id.y >= size.y) { return; }
+    let centre = vec2f(id.xy) + 0.5;
+    textureStore(lit_output, id.xy, shade_pixel(FullscreenVarying(vec4f(centre, 0.5, 1.0), centre / vec2f(size))));
+}
+`;
+}
 
 /**
  * The deferred lighting shader; `shadows` adds the sun's shadow map (bindings 7-9, `SHADOW_WGSL`). Without
@@ -78,6 +104,10 @@ interface DeviceState {
     readonly pipeline: GPURenderPipeline;
     readonly layout: GPUBindGroupLayout;
     readonly groups: BindGroupCache;
+    /** The compute path, built on its first frame (raster devices never build it). */
+    compute: ComputeState | null;
+    readonly shadowed: boolean;
+    readonly layout_entries: readonly GPUBindGroupLayoutEntry[];
     readonly shadow_sampler: GPUSampler | null;
 }
 
@@ -103,6 +133,7 @@ export class LightingStep {
     readonly #shadow_keys: unknown[] = [null, null, null, null, null, null, null, null, null, null];
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "lighting", colorAttachments: this.#colors };
+    readonly #compute_descriptor: GPUComputePassDescriptor = { label: "lighting (compute)" };
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     readonly #per_device_shadowed = new WeakMap<GPUDevice, DeviceState>();
 
@@ -157,6 +188,18 @@ export class LightingStep {
             keys[8] = state.shadow_sampler;
             keys[9] = this.#shadow_cascades;
         }
+        if (use_compute(device, "auto")) {
+            const compute = state.compute ?? (state.compute = build_compute(device, state));
+            const output = resources.texture(this.#output);
+            this.#compute_descriptor.timestampWrites = execution.timestamp_writes;
+            const pass = execution.encoder.beginComputePass(this.#compute_descriptor);
+            pass.setPipeline(compute.pipeline);
+            pass.setBindGroup(0, compute_group_for(device, compute, keys, resources.view(this.#output)));
+            // integer shifts, not Math.ceil: a double handed to the call would be boxed (16 bytes a frame)
+            pass.dispatchWorkgroups((output.width + 7) >> 3, (output.height + 7) >> 3);
+            pass.end();
+            return;
+        }
         this.#colors[0] = resources.color_attachment(this.#output);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
@@ -167,9 +210,50 @@ export class LightingStep {
     }
 }
 
+interface ComputeState {
+    readonly pipeline: GPUComputePipeline;
+    readonly layout: GPUBindGroupLayout;
+    // keyed like the raster groups plus the output's view last
+    readonly groups: BindGroupCache;
+    readonly keys: unknown[];
+}
+
+function build_compute(device: GPUDevice, state: DeviceState): ComputeState {
+    const label = state.shadowed ? "lighting (shadowed, compute)" : "lighting (compute)";
+    const entries: GPUBindGroupLayoutEntry[] = state.layout_entries.map((e) => ({ ...e, visibility: GPUShaderStage.COMPUTE }));
+    entries.push({ binding: COMPUTE_OUTPUT_BINDING, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: "write-only", format: SCENE_COLOR_FORMAT } });
+    const layout = device.createBindGroupLayout({ label: `${label} bind group layout`, entries });
+    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_compute_wgsl(state.shadowed) });
+    const pipeline = device.createComputePipeline({
+        label: `${label} pipeline`,
+        layout: device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [layout] }),
+        compute: { module, entryPoint: "cs_main" },
+    });
+    return { pipeline, layout, groups: new BindGroupCache(), keys: [] };
+}
+
+function compute_group_for(device: GPUDevice, compute: ComputeState, keys: unknown[], output: GPUTextureView): GPUBindGroup {
+    const all = compute.keys;
+    all.length = keys.length + 1;
+    for (let i = 0; i < keys.length; i++) all[i] = keys[i];
+    all[keys.length] = output;
+    const cached = compute.groups.find(all);
+    if (cached !== null) return cached;
+    const entries = group_entries(keys);
+    entries.push({ binding: COMPUTE_OUTPUT_BINDING, resource: output });
+    const group = device.createBindGroup({ label: "lighting bind group (compute)", layout: compute.layout, entries });
+    return compute.groups.add(all, group);
+}
+
 function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUBindGroup {
     const cached = state.groups.find(keys);
     if (cached !== null) return cached;
+    const group = device.createBindGroup({ label: keys.length > 7 ? "lighting bind group (shadowed)" : "lighting bind group", layout: state.layout, entries: group_entries(keys) });
+    return state.groups.add(keys, group);
+}
+
+/** The bind group entries of the raster path's keys (the compute path adds its output). */
+function group_entries(keys: unknown[]): GPUBindGroupEntry[] {
     const entries: GPUBindGroupEntry[] = [
             { binding: 0, resource: { buffer: keys[0] as GPUBuffer } },
             { binding: 1, resource: { buffer: keys[1] as GPUBuffer } },
@@ -186,8 +270,7 @@ function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUB
             { binding: 9, resource: { buffer: keys[9] as GPUBuffer } },
         );
     }
-    const group = device.createBindGroup({ label: keys.length > 7 ? "lighting bind group (shadowed)" : "lighting bind group", layout: state.layout, entries });
-    return state.groups.add(keys, group);
+    return entries;
 }
 
 function build_state(device: GPUDevice, shadowed: boolean): DeviceState {
@@ -215,7 +298,7 @@ function build_state(device: GPUDevice, shadowed: boolean): DeviceState {
     const shadow_sampler = shadowed
         ? device.createSampler({ label: "shadow comparison sampler", compare: "less-equal", magFilter: "linear", minFilter: "linear" })
         : null;
-    return { pipeline, layout, groups: new BindGroupCache(), shadow_sampler };
+    return { pipeline, layout, groups: new BindGroupCache(), shadow_sampler, compute: null, shadowed, layout_entries: entries };
 }
 
 function execute_lighting(step: LightingStep, resources: FrameGraphResources, execution: FrameExecution): void {

@@ -203,7 +203,10 @@ afterAll(() => observer.disconnect());
 
 // ---- FAKE device (no GPU) ----
 
-function fake_renderer(scene?: Scene, fullscreen_paths?: FullscreenPath): { renderer: Renderer; stats: FakeDeviceStats } {
+/** The full-screen steps' path for every renderer of this file (see Renderer.compute.alloc.test.ts). */
+const PATHS = process.env.SHADE_ALLOC_PATHS as FullscreenPath | undefined;
+
+function fake_renderer(scene?: Scene, fullscreen_paths: FullscreenPath | undefined = PATHS): { renderer: Renderer; stats: FakeDeviceStats } {
     const { device, stats } = fake_gpu_device();
     const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, fullscreen_paths });
     add_extensions(renderer);
@@ -240,13 +243,19 @@ function small_scene(): Scene {
 /** Warms `renderer` up, then asserts that its steady frames allocate nothing (exact bytes, and minor GCs). */
 async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, label: string): Promise<void> {
     const frame = () => renderer.render_frame();
-    for (let i = 0; i < FAKE_WARMUP; i++) frame();
+    // in rounds with pauses: on a loaded machine V8's concurrent compiler lags, and code not yet optimised
+    // boxes the doubles it passes on
+    for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < FAKE_WARMUP / 5; i++) frame();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const textures = stats.textures;
     const passes = stats.render_passes + stats.compute_passes;
     frame();
     const per_frame = stats.render_passes + stats.compute_passes - passes;
     expect(per_frame, "render passes per frame (the frame really runs)").toBeGreaterThanOrEqual(MIN_PASSES_PER_FRAME);
     expect(stats.debug_depth, "debug groups balanced").toBe(0);
+    if (PATHS === "compute") expect(stats.compute_passes, "the full-screen steps ran as compute passes").toBeGreaterThan(0);
 
     // a window now and then catches the JIT settling: the median of three
     const windows: number[] = [];
@@ -254,7 +263,7 @@ async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, 
     const bytes = median(windows);
     const minor = await minor_gcs_over(frame, FAKE_COUNTED);
     console.log(
-        `[alloc] FAKE device, ${label}, ${renderer.registry.all().length} extensions, ${per_frame} render passes, ` +
+        `[alloc] FAKE device, ${label}, ${renderer.registry.all().length} extensions, ${per_frame} passes, full-screen paths ${PATHS ?? "auto"}, ` +
             `__SHADE_DEBUG__ ${String(__SHADE_DEBUG__)}: ${bytes.toFixed(1)} young bytes/frame ` +
             `(median of ${windows.map((b) => b.toFixed(1)).join(", ")}; ${FAKE_WINDOW}-frame windows); ${minor} minor GCs over ${FAKE_COUNTED} frames`,
     );
@@ -263,6 +272,8 @@ async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, 
     expect(minor, `minor GCs over ${FAKE_COUNTED} steady frames (${label})`).toBe(0);
 }
 
+// SHADE_ALLOC_PATHS=compute runs the same tests with every full-screen step on its compute path
+// (Renderer.compute.alloc.test.ts): a process of its own, as a device runs one path all its life.
 describe("Renderer allocation per steady frame", () => {
     it("FAKE device (device-independent): the renderer's own frame allocates nothing once warm", async () => {
         const { renderer, stats } = fake_renderer();
@@ -273,13 +284,6 @@ describe("Renderer allocation per steady frame", () => {
     it("FAKE device (device-independent): with opaque and blended meshes and point lights, a frame allocates nothing once warm", async () => {
         const { renderer, stats } = fake_renderer(small_scene());
         await expect_no_allocation(renderer, stats, "4 opaque + 3 blended meshes, 3 point lights");
-        renderer.destroy();
-    });
-
-    it("FAKE device (device-independent): with the full-screen steps on their compute paths, a frame allocates nothing once warm", async () => {
-        const { renderer, stats } = fake_renderer(small_scene(), "compute");
-        await expect_no_allocation(renderer, stats, "compute paths");
-        expect(stats.compute_passes, "the TAA resolve, sharpen and tonemap ran as compute passes").toBeGreaterThan(0);
         renderer.destroy();
     });
 
@@ -321,7 +325,7 @@ describe("Renderer allocation per steady frame", () => {
         warm.destroy();
         await with_gpu_device(async (device) => {
             const target = new TextureRenderTarget(SIZE, SIZE);
-            const renderer = new Renderer({ device, target });
+            const renderer = new Renderer({ device, target, fullscreen_paths: PATHS });
             add_extensions(renderer);
             const frame = () => renderer.render_frame();
             const started = performance.now();

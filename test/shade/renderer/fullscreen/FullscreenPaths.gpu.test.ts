@@ -12,6 +12,8 @@ import { TextureResourceDescriptor } from "../../../../shade/device/graph/Textur
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
 import { Mesh } from "../../../../shade/renderer/scene/Mesh.js";
+import { PointLight } from "../../../../shade/renderer/scene/PointLight.js";
+import { ShadowExtension } from "../../../../shade/renderer/shadows/ShadowExtension.js";
 import { Scene } from "../../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMaterial.js";
 import { SCENE_COLOR_FORMAT } from "../../../../shade/renderer/steps/LightingStep.js";
@@ -82,9 +84,15 @@ function max_difference(a: TextureReadback, b: TextureReadback): number {
     return max;
 }
 
-/** A lit scene: a floor and boxes in two materials, so the TAA has edges to resolve. */
+/** A lit scene: a floor and boxes in two materials, so the TAA has edges to resolve; two point lights. */
 function box_scene(): Scene {
     const scene = new Scene();
+    for (const [x, color] of [[-2, [4, 1, 0.2]], [2, [0.3, 1, 5]]] as const) {
+        const light = scene.add_point_light(new PointLight());
+        light.position.set([x, 1.2, 1]);
+        light.color.set(color);
+        light.range = 5;
+    }
     const box = make_box_geometry();
     const red = new StandardMaterial({ base_color: [0.9, 0.2, 0.1, 1] });
     const grey = new StandardMaterial({ base_color: [0.6, 0.6, 0.6, 1] });
@@ -101,9 +109,10 @@ function box_scene(): Scene {
 }
 
 /** Renders `frames` frames of the box scene under a panning camera; the canvas after each. */
-async function frames_of(device: GPUDevice, paths: FullscreenPath, frames: number): Promise<TextureReadback[]> {
+async function frames_of(device: GPUDevice, paths: FullscreenPath, frames: number, shadows = false): Promise<TextureReadback[]> {
     const target = new TextureRenderTarget(WIDTH, HEIGHT);
     const renderer = new Renderer({ device, target, scene: box_scene(), resolution_scale: 0.75, fullscreen_paths: paths });
+    if (shadows) renderer.add_extension(new ShadowExtension({ cascades: 2, distance: 20 }));
     const camera = renderer.view.camera;
     const images: TextureReadback[] = [];
     for (let f = 0; f < frames; f++) {
@@ -152,6 +161,16 @@ describe("full-screen paths: compute against raster (Dawn)", () => {
         });
     });
 
+    it("the deferred lighting's compute path (sun, ambient, tiled point lights, the sun's shadow map) matches raster", async () => {
+        await with_gpu_device(async (device) => {
+            const raster = await frames_of(device, "raster", 2, true);
+            const compute = await frames_of(device, "compute", 2, true);
+            write_readback_png(compute[1], "fullscreen_paths_lighting_compute");
+            write_readback_png(raster[1], "fullscreen_paths_lighting_raster");
+            for (let f = 0; f < raster.length; f++) expect(max_difference(raster[f], compute[f]), `frame ${f}, 8-bit units`).toBeLessThanOrEqual(2);
+        });
+    });
+
     it("'auto' is raster on SwiftShader and compute on a GPU; the renderer's setting and an effect's own path win over it", async () => {
         await with_gpu_device(async (device) => {
             expect(use_compute(device, "auto")).toBe(false);
@@ -188,7 +207,9 @@ describe("full-screen paths: compute against raster (Dawn)", () => {
                 phase = FramePhase.AfterTransparency;
                 record(frame: FrameContext): void {
                     const scene = frame.get(SceneColor);
-                    scene.color = effect.graph_draw(frame.graph, frame.graph.create("plain", frame.describe(scene.color)), undefined);
+                    const d = frame.describe(scene.color);
+                    const plain = TextureResourceDescriptor.of(d.width, d.height, d.format, 0x10 | 0x04 /* RENDER_ATTACHMENT | TEXTURE_BINDING */);
+                    scene.color = effect.graph_draw(frame.graph, frame.graph.create("plain", plain), undefined);
                 }
             }
             const errors: Error[] = [];
