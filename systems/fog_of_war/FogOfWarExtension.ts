@@ -12,7 +12,9 @@ import { HighlightExtension } from "../highlight/HighlightExtension.js";
 import { ParticleExtension } from "../particles/ParticleExtension.js";
 import { PathDisplayExtension } from "../path_display/PathDisplayExtension.js";
 import { Trail3DExtension } from "../trails/Trail3DExtension.js";
-import { FOG_OF_WAR_WGSL, FOG_PARAMS_FLOATS } from "./fog_of_war.wgsl.js";
+import { FOG_OF_WAR_RASTER_WGSL, FOG_PARAMS_FLOATS, fog_of_war_compute_wgsl } from "./fog_of_war.wgsl.js";
+import { is_storage_format, use_compute } from "../../shade/renderer/fullscreen/FullscreenPath.js";
+import { TextureResourceDescriptor } from "../../shade/device/graph/TextureResourceDescriptor.js";
 import type { FogGrid } from "./FogGrid.js";
 import { VisibilityGrid } from "./VisibilityGrid.js";
 
@@ -29,6 +31,8 @@ interface FogData {
     depth: FrameGraphHandle;
     grid: FrameGraphHandle;
     output: FrameGraphHandle;
+    /** The scene colour read by the compute path (-1 on the raster path, which blends onto it). */
+    input: FrameGraphHandle;
     format: GPUTextureFormat;
 }
 
@@ -36,6 +40,14 @@ interface PipelineEntry {
     readonly format: GPUTextureFormat;
     readonly pipeline: GPURenderPipeline;
 }
+
+interface ComputeEntry {
+    readonly format: GPUTextureFormat;
+    readonly pipeline: GPUComputePipeline;
+    readonly layout: GPUBindGroupLayout;
+}
+
+const STORAGE_BINDING = 0x08;
 
 interface DeviceState {
     readonly device: GPUDevice;
@@ -45,7 +57,9 @@ interface DeviceState {
     readonly params: GPUBuffer;
     readonly sampler: GPUSampler;
     readonly pipelines: PipelineEntry[];
+    readonly compute_pipelines: ComputeEntry[];
     readonly groups: BindGroupCache;
+    readonly compute_groups: BindGroupCache;
 }
 
 /** result = scene * brightness: the fog only ever darkens. */
@@ -57,7 +71,8 @@ const MULTIPLY: GPUBlendState = {
 /**
  * Darkens the scene colour by the frame's `VisibilityGrid` at AfterTransparency, after everything drawn into
  * the scene (the seed's order: after highlight, particles, path display and trails, so none of them shows
- * through the fog). One fullscreen pass, "fog of war / apply": each pixel's world position is rebuilt from
+ * through the fog). One full-screen pass, "fog of war / apply" (compute on GPUs, writing a darkened copy of the
+ * scene colour; a multiply-blend on CPU implementations: the rule of `FullscreenPath`): each pixel's world position is rebuilt from
  * `ViewTextures.depth` with the camera's inverse view-projection and looked up in the grid (bilinear, blurred
  * over `blur` cells); visible cells keep the scene, explored ones keep `explored_brightness` of it, hidden
  * ones `hidden_brightness`. Where nothing was drawn the view ray's point on the plane y = 0 stands in
@@ -73,11 +88,13 @@ export class FogOfWarExtension extends RenderExtension {
     #state: DeviceState | null = null;
     #destroyed = false;
     readonly #params = new Float32Array(FOG_PARAMS_FLOATS);
-    readonly #data: FogData = { camera: null, depth: -1, grid: -1, output: -1, format: "rgba16float" };
+    readonly #data: FogData = { camera: null, depth: -1, grid: -1, output: -1, input: -1, format: "rgba16float" };
     readonly #execute: (data: FogData, resources: FrameGraphResources, execution: FrameExecution) => void;
     readonly #attachments: GPURenderPassColorAttachment[] = [];
     readonly #pass: GPURenderPassDescriptor = { label: "fog of war / apply", colorAttachments: this.#attachments };
     readonly #keys: unknown[] = [null, null, null];
+    readonly #compute_keys: unknown[] = [null, null, null, null, null];
+    readonly #compute_pass: GPUComputePassDescriptor = { label: "fog of war / apply (compute)" };
 
     constructor(source: FogSource) {
         super(source);
@@ -92,11 +109,22 @@ export class FogOfWarExtension extends RenderExtension {
         const scene = frame.get(SceneColor);
         const data = this.#data;
         data.camera = frame.view.camera.buffer;
-        data.format = graph.describe(scene.color).format;
+        const d = graph.describe(scene.color);
+        data.format = d.format;
+        // compute where the device class runs it faster and the scene colour can be a storage texture: the pass
+        // writes a darkened copy; else a multiply-blend onto the scene colour
+        const device = frame.device;
+        const compute = (d.usage & STORAGE_BINDING) !== 0 && use_compute(device, "auto") && is_storage_format(device, d.format);
         const builder = graph.add("fog of war / apply", data, this.#execute);
         data.grid = builder.read(frame.get(VisibilityGrid).grid);
         data.depth = builder.read(frame.get(ViewTextures).depth);
-        data.output = builder.write(scene.color, "load");
+        if (compute) {
+            data.input = builder.read(scene.color);
+            data.output = builder.write(graph.create("fogged scene colour", TextureResourceDescriptor.of(d.width, d.height, d.format, d.usage)));
+        } else {
+            data.input = -1;
+            data.output = builder.write(scene.color, "load");
+        }
         scene.color = data.output;
     }
 
@@ -127,6 +155,10 @@ export class FogOfWarExtension extends RenderExtension {
         device.queue.writeBuffer(state.params, 0, p);
         const depth = resources.view(data.depth);
         const grid_view = resources.view(data.grid);
+        if (data.input !== -1) {
+            this.#encode_compute(data, resources, execution, state, depth, grid_view);
+            return;
+        }
         const keys = this.#keys;
         keys[0] = data.camera;
         keys[1] = depth;
@@ -157,6 +189,73 @@ export class FogOfWarExtension extends RenderExtension {
         pass.end();
     }
 
+    #encode_compute(data: FogData, resources: FrameGraphResources, execution: FrameExecution, state: DeviceState, depth: GPUTextureView, grid_view: GPUTextureView): void {
+        const device = state.device;
+        const entry = this.#compute_pipeline(state, data.format);
+        const input = resources.view(data.input);
+        const output = resources.view(data.output);
+        const keys = this.#compute_keys;
+        keys[0] = data.camera;
+        keys[1] = depth;
+        keys[2] = grid_view;
+        keys[3] = input;
+        keys[4] = output;
+        let group = state.compute_groups.find(keys);
+        if (group === null) {
+            group = state.compute_groups.add(
+                keys,
+                device.createBindGroup({
+                    label: "fog of war compute bind group",
+                    layout: entry.layout,
+                    entries: [
+                        { binding: 0, resource: { buffer: data.camera!, size: CAMERA_BYTES } },
+                        { binding: 1, resource: { buffer: state.params } },
+                        { binding: 2, resource: depth },
+                        { binding: 3, resource: grid_view },
+                        { binding: 4, resource: state.sampler },
+                        { binding: 5, resource: input },
+                        { binding: 6, resource: output },
+                    ],
+                }),
+            );
+        }
+        const size = resources.texture(data.output);
+        this.#compute_pass.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginComputePass(this.#compute_pass);
+        pass.setPipeline(entry.pipeline);
+        pass.setBindGroup(0, group);
+        // integer shifts: a double handed to the call would be boxed
+        pass.dispatchWorkgroups((size.width + 7) >> 3, (size.height + 7) >> 3);
+        pass.end();
+    }
+
+    #compute_pipeline(state: DeviceState, format: GPUTextureFormat): ComputeEntry {
+        const entries = state.compute_pipelines;
+        for (let i = 0; i < entries.length; i++) if (entries[i].format === format) return entries[i];
+        const device = state.device;
+        const stage = GPUShaderStage.COMPUTE;
+        const layout = device.createBindGroupLayout({
+            label: `fog of war compute bind group layout (${format})`,
+            entries: [
+                { binding: 0, visibility: stage, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
+                { binding: 1, visibility: stage, buffer: { type: "uniform" } },
+                { binding: 2, visibility: stage, texture: { sampleType: "depth" } },
+                { binding: 3, visibility: stage, texture: { sampleType: "float" } },
+                { binding: 4, visibility: stage, sampler: { type: "filtering" } },
+                { binding: 5, visibility: stage, texture: { sampleType: "float" } },
+                { binding: 6, visibility: stage, storageTexture: { access: "write-only", format } },
+            ],
+        });
+        const pipeline = device.createComputePipeline({
+            label: `fog of war compute pipeline (${format})`,
+            layout: device.createPipelineLayout({ label: `fog of war compute pipeline layout (${format})`, bindGroupLayouts: [layout] }),
+            compute: { module: device.createShaderModule({ label: `fog of war compute shader (${format})`, code: fog_of_war_compute_wgsl(format) }), entryPoint: "cs_main" },
+        });
+        const entry = { format, pipeline, layout };
+        entries.push(entry);
+        return entry;
+    }
+
     #device_state(device: GPUDevice): DeviceState {
         const current = this.#state;
         if (current !== null && current.device === device) return current;
@@ -173,13 +272,15 @@ export class FogOfWarExtension extends RenderExtension {
         });
         const state: DeviceState = {
             device,
-            module: device.createShaderModule({ label: "fog of war shader", code: FOG_OF_WAR_WGSL }),
+            module: device.createShaderModule({ label: "fog of war shader", code: FOG_OF_WAR_RASTER_WGSL }),
             layout,
             pipeline_layout: device.createPipelineLayout({ label: "fog of war pipeline layout", bindGroupLayouts: [layout] }),
             params: device.createBuffer({ label: "fog of war params", size: FOG_PARAMS_FLOATS * 4, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
             sampler: device.createSampler({ label: "fog of war grid sampler", magFilter: "linear", minFilter: "linear", addressModeU: "clamp-to-edge", addressModeV: "clamp-to-edge" }),
             pipelines: [],
+            compute_pipelines: [],
             groups: new BindGroupCache(16),
+            compute_groups: new BindGroupCache(16),
         };
         this.#state = state;
         return state;

@@ -80,6 +80,35 @@ describe("FogOfWarSystem (Dawn)", () => {
         expect(errors).toEqual([]);
     });
 
+    it("the compute path (the default on GPUs) gives the raster path's picture: hidden, explored and visible cells, the sky", async () => {
+        const images: TextureReadback[] = [];
+        for (const path of ["raster", "compute"] as const) {
+            const fixture = await start_top_down(SIZE_SKY, true, path);
+            const { engine, errors, read } = fixture;
+            // tilted so the sky (left as it is) is in view too
+            engine.graphics.view.camera.position.set([0, 4, 9]);
+            engine.graphics.view.camera.up.set([0, 1, 0]);
+            await engine.add_system(new FogOfWarSystem(engine.graphics, { grid: [16, 16], bounds: BOUNDS, fade_time: 0 }));
+            const unit = add_revealer(fixture, -2.5, 0.5, 1.5);
+            engine.tick(1 / 30);
+            engine.entityManager.set_position(unit, 2.5, 0, 0.5);
+            engine.tick(1 / 30);
+            images.push(await read());
+            write_readback_png(images[images.length - 1], `fog_path_${path}`);
+            await engine.graphics.stop();
+            expect(errors).toEqual([]);
+        }
+        const [raster, compute] = images;
+        let worst = 0;
+        let darkened = 0;
+        for (let i = 0; i < raster.data.length; i++) {
+            worst = Math.max(worst, Math.abs(raster.data[i] - compute.data[i]));
+        }
+        for (let y = 0; y < SIZE_SKY; y++) for (let x = 0; x < SIZE_SKY; x++) if (pixel_luminance(compute, x, y) < 40) darkened++;
+        expect(worst, "largest channel difference, compute against raster").toBeLessThanOrEqual(2);
+        expect(darkened, "hidden ground is dark on the compute path").toBeGreaterThan(SIZE_SKY * 4);
+    });
+
     it("a newly visible cell fades in over fade_time", async () => {
         const fixture = await start_top_down();
         const { engine, errors, read } = fixture;

@@ -1,6 +1,7 @@
 // A real-GPU engine looking straight down at a white ground plane (Dawn on SwiftShader, TAA off, every GPU
 // error collected): world x to the right, world -z up the image, so a pixel maps to a point of the ground.
 import { Engine } from "../../../engine/Engine.js";
+import type { FullscreenPath } from "../../../shade/renderer/fullscreen/FullscreenPath.js";
 import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
 import { StandardMaterial } from "../../../shade/renderer/scene/StandardMaterial.js";
@@ -20,10 +21,10 @@ export interface TopDownFixture {
     read(): Promise<TextureReadback>;
 }
 
-export async function start_top_down(size = SIZE, ground = true): Promise<TopDownFixture> {
+export async function start_top_down(size = SIZE, ground = true, fullscreen_paths: FullscreenPath = "auto"): Promise<TopDownFixture> {
     const errors: Error[] = [];
     const target = new TextureRenderTarget(size, size);
-    const engine = new Engine({ graphics: { gpu: get_gpu(), target, on_error: (e) => errors.push(e) } });
+    const engine = new Engine({ graphics: { gpu: get_gpu(), target, fullscreen_paths, on_error: (e) => errors.push(e) } });
     engine.graphics.feature_taa_enabled = false;
     const camera = engine.graphics.view.camera;
     camera.position.set([0, HEIGHT, 0]);
