@@ -6,7 +6,14 @@ import { GPUMemoryTracker } from "../../../shade/device/GPUMemoryTracker.js";
 import type { AssetProgress } from "../../../engine/assets/AssetProgress.js";
 import { load_gltf } from "../../../engine/assets/load_gltf.js";
 import { make_standard_material } from "../../../engine/assets/make_standard_material.js";
-import { read_texture, with_gpu_device } from "../../harness/index.js";
+import { pixel_at, read_texture, with_gpu_device, write_readback_png } from "../../harness/index.js";
+import { FramePhase } from "../../../shade/renderer/extension/FramePhase.js";
+import { GBufferTextures } from "../../../shade/renderer/extension/GBufferTextures.js";
+import { ExtractExtension } from "../../../shade/renderer/extract/ExtractExtension.js";
+import { Renderer } from "../../../shade/renderer/Renderer.js";
+import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
+import { Scene } from "../../../shade/renderer/scene/Scene.js";
+import { TextureRenderTarget } from "../../../shade/renderer/target/TextureRenderTarget.js";
 import { BOX, FOX, HELMET, MemoryReader, box_files, read_glb } from "./asset_files.js";
 
 describe("load_gltf: BoxTextured (.gltf + .bin + png)", () => {
@@ -58,6 +65,55 @@ describe("load_gltf: BoxTextured (.gltf + .bin + png)", () => {
             expect(texel(128, 30)).toEqual([91, 156, 215, 255]);
             expect(texel(128, 200)).toEqual([75, 119, 30, 255]);
             expect(texel(0, 0)).toEqual([212, 212, 212, 255]);
+            model.destroy();
+        });
+    });
+
+    it("make_standard_material with the model's textures draws the base colour texture: the logo's blue and green in the G-buffer", async () => {
+        await with_gpu_device(async (device) => {
+            const model = await load_gltf(BOX, { device });
+            const description = model.materials[0];
+            const counts: number[][] = [];
+            for (const textures of [undefined, model.textures]) {
+                const scene = new Scene();
+                const material = make_standard_material(description, "box", textures);
+                expect(material.base_color_texture).toBe(textures === undefined ? null : model.textures[0].texture);
+                scene.add(new Mesh(model.meshes[0].primitives[0].geometry, material)).rotation.set([0.2, 0.3, 0, 0.93]);
+                const renderer = new Renderer({ device, target: new TextureRenderTarget(64, 64), scene, feature_taa_enabled: false });
+                renderer.view.camera.position.set([0, 0, 2.2]);
+                renderer.view.camera.target.set([0, 0, 0]);
+                const albedo = renderer.add_extension(new ExtractExtension("albedo", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).albedo));
+                renderer.render_frame();
+                const image = await read_texture(device, albedo.texture!);
+                if (textures !== undefined) write_readback_png(image, "box_textured_albedo");
+                let blue = 0;
+                let green = 0;
+                for (let y = 0; y < 64; y++) {
+                    for (let x = 0; x < 64; x++) {
+                        const [r, g, b, a] = pixel_at(image, x, y);
+                        if (a === 0) continue;
+                        if (b > r + 40 && b > g + 30) blue++;
+                        if (g > b + 15 && g > r + 10) green++;
+                    }
+                }
+                counts.push([blue, green]);
+                renderer.destroy();
+            }
+            expect(counts[0], "factors only: white, no logo").toEqual([0, 0]);
+            expect(counts[1][0], "sky blue texels drawn").toBeGreaterThan(40);
+            expect(counts[1][1], "hill green texels drawn").toBeGreaterThan(20);
+            model.destroy();
+        });
+    });
+
+    it("make_standard_material refuses a base colour texture it would draw wrong (uv set 1, a texture transform), naming the material", async () => {
+        await with_gpu_device(async (device) => {
+            const model = await load_gltf(BOX, { device });
+            const description = model.materials[0];
+            const on_uv1 = { ...description, base_color_texture: { ...description.base_color_texture!, tex_coord: 1 } };
+            expect(() => make_standard_material(on_uv1, "crate", model.textures)).toThrow("material 'crate': its base colour texture uses uv set 1");
+            const moved = { ...description, base_color_texture: { ...description.base_color_texture!, transform: { offset: [0, 0] as const, rotation: 0, scale: [2, 2] as const, tex_coord: 0 } } };
+            expect(() => make_standard_material(moved, "crate", model.textures)).toThrow("KHR_texture_transform");
             model.destroy();
         });
     });
