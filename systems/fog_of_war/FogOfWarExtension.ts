@@ -163,23 +163,7 @@ export class FogOfWarExtension extends RenderExtension {
         keys[0] = data.camera;
         keys[1] = depth;
         keys[2] = grid_view;
-        let group = state.groups.find(keys);
-        if (group === null) {
-            group = state.groups.add(
-                keys,
-                device.createBindGroup({
-                    label: "fog of war bind group",
-                    layout: state.layout,
-                    entries: [
-                        { binding: 0, resource: { buffer: data.camera!, size: CAMERA_BYTES } },
-                        { binding: 1, resource: { buffer: state.params } },
-                        { binding: 2, resource: depth },
-                        { binding: 3, resource: grid_view },
-                        { binding: 4, resource: state.sampler },
-                    ],
-                }),
-            );
-        }
+        const group = this.#group(state, state.groups, state.layout, keys, "fog of war bind group", data.camera!);
         this.#attachments[0] = resources.color_attachment(data.output);
         this.#pass.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#pass);
@@ -190,7 +174,6 @@ export class FogOfWarExtension extends RenderExtension {
     }
 
     #encode_compute(data: FogData, resources: FrameGraphResources, execution: FrameExecution, state: DeviceState, depth: GPUTextureView, grid_view: GPUTextureView): void {
-        const device = state.device;
         const entry = this.#compute_pipeline(state, data.format);
         const input = resources.view(data.input);
         const output = resources.view(data.output);
@@ -200,25 +183,7 @@ export class FogOfWarExtension extends RenderExtension {
         keys[2] = grid_view;
         keys[3] = input;
         keys[4] = output;
-        let group = state.compute_groups.find(keys);
-        if (group === null) {
-            group = state.compute_groups.add(
-                keys,
-                device.createBindGroup({
-                    label: "fog of war compute bind group",
-                    layout: entry.layout,
-                    entries: [
-                        { binding: 0, resource: { buffer: data.camera!, size: CAMERA_BYTES } },
-                        { binding: 1, resource: { buffer: state.params } },
-                        { binding: 2, resource: depth },
-                        { binding: 3, resource: grid_view },
-                        { binding: 4, resource: state.sampler },
-                        { binding: 5, resource: input },
-                        { binding: 6, resource: output },
-                    ],
-                }),
-            );
-        }
+        const group = this.#group(state, state.compute_groups, entry.layout, keys, "fog of war compute bind group", data.camera!);
         const size = resources.texture(data.output);
         this.#compute_pass.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginComputePass(this.#compute_pass);
@@ -227,6 +192,22 @@ export class FogOfWarExtension extends RenderExtension {
         // integer shifts: a double handed to the call would be boxed
         pass.dispatchWorkgroups((size.width + 7) >> 3, (size.height + 7) >> 3);
         pass.end();
+    }
+
+    // Bindings 0-4 from the keys (camera, depth, grid) and the state; the compute path's keys add the scene colour
+    // and the output (bindings 5 and 6). Made on a miss only: new pooled textures, a resize.
+    #group(state: DeviceState, cache: BindGroupCache, layout: GPUBindGroupLayout, keys: readonly unknown[], label: string, camera: GPUBuffer): GPUBindGroup {
+        const cached = cache.find(keys);
+        if (cached !== null) return cached;
+        const entries: GPUBindGroupEntry[] = [
+            { binding: 0, resource: { buffer: camera, size: CAMERA_BYTES } },
+            { binding: 1, resource: { buffer: state.params } },
+            { binding: 2, resource: keys[1] as GPUTextureView },
+            { binding: 3, resource: keys[2] as GPUTextureView },
+            { binding: 4, resource: state.sampler },
+        ];
+        for (let i = 3; i < keys.length; i++) entries.push({ binding: i + 2, resource: keys[i] as GPUTextureView });
+        return cache.add(keys, state.device.createBindGroup({ label, layout, entries }));
     }
 
     #compute_pipeline(state: DeviceState, format: GPUTextureFormat): ComputeEntry {
