@@ -33,6 +33,18 @@ export function fullscreen_path_of(device: GPUDevice): FullscreenPath {
  * older browser): raster, the path every device runs well.
  */
 export function is_gpu_device(device: GPUDevice): boolean {
+    // asked every frame by each full-screen step: the answer is kept per device (working it out builds strings)
+    let gpu = device_class.get(device);
+    if (gpu === undefined) {
+        gpu = classify(device);
+        device_class.set(device, gpu);
+    }
+    return gpu;
+}
+
+const device_class = new WeakMap<GPUDevice, boolean>();
+
+function classify(device: GPUDevice): boolean {
     const info = device.adapterInfo as GPUAdapterInfo | undefined;
     if (info === undefined) return false;
     if (info.isFallbackAdapter === true) return false;
