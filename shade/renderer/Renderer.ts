@@ -11,6 +11,7 @@ import { extension_label } from "./extension/extension_label.js";
 import { RenderExtensionRegistry, type RenderPipelineDescription } from "./extension/RenderExtensionRegistry.js";
 import { FramePassError } from "../device/graph/FramePassError.js";
 import { RenderView } from "./extension/RenderView.js";
+import { SkinningStep } from "./skinning/SkinningStep.js";
 import { GBufferStep } from "./steps/GBufferStep.js";
 import { LightingStep } from "./steps/LightingStep.js";
 import { TonemapStep } from "./steps/TonemapStep.js";
@@ -94,6 +95,7 @@ export class Renderer {
     taa_uses_velocity = true;
 
     readonly #gbuffer = new GBufferStep();
+    readonly #skinning = new SkinningStep();
     readonly #lighting = new LightingStep();
     readonly #transparency = new TransparencyStep(this.#gbuffer, this.#lighting.lights, this.#lighting.tiles);
     readonly #upscale = new UpscaleStep();
@@ -292,6 +294,8 @@ export class Renderer {
         frame.bind_scene(this.scene);
         frame.begin(internal_w, internal_h, output_w, output_h);
         try {
+            // before anything draws a skinned mesh (shadows draw at FrameStart)
+            this.#skinning.record(frame, this.scene);
             registry.record_phase(FramePhase.FrameStart, frame);
 
             frame.enter(FramePhase.AfterGBuffer);

@@ -1,8 +1,11 @@
 import type { Geometry } from "../geometry/Geometry.js";
+import type { MeshSkin } from "../scene/MeshSkin.js";
 
 /** A geometry's buffers on one device. */
 export interface GPUGeometry {
     position: GPUBuffer;
+    /** Last frame's positions (what the velocity product moves from): `position` itself for a rigid geometry. */
+    previous_position: GPUBuffer;
     normal: GPUBuffer;
     uv: GPUBuffer;
     index: GPUBuffer;
@@ -31,12 +34,22 @@ export class GPUGeometryCache {
 
     readonly device: GPUDevice;
     readonly #entries = new WeakMap<Geometry, GPUGeometry>();
+    readonly #skinned = new Map<MeshSkin, GPUGeometry>();
 
     constructor(device: GPUDevice) {
         this.device = device;
     }
 
-    get(geometry: Geometry): GPUGeometry {
+    /**
+     * The buffers a mesh of `geometry` draws with: for a skinned mesh (`skin` not null) the skinning step's output
+     * for that skin this frame (positions and normals skinned, the geometry's uvs and indices), else the
+     * geometry's own.
+     */
+    get(geometry: Geometry, skin: MeshSkin | null): GPUGeometry {
+        if (skin !== null) {
+            const skinned = this.#skinned.get(skin);
+            if (skinned !== undefined) return skinned;
+        }
         let entry = this.#entries.get(geometry);
         if (entry !== undefined && entry.version === geometry.version) return entry;
         const normal = geometry.attributes.normal;
@@ -55,9 +68,12 @@ export class GPUGeometryCache {
             entry?.index.destroy();
             const make = (what: string, size: number, usage: number) =>
                 this.device.createBuffer({ label: `geometry ${what}`, size: Math.max(16, align4(size)), usage: usage | GPUBufferUsage.COPY_DST });
+            // STORAGE too: the skinning step reads positions and normals as its source
+            const position = make("positions", vertex_count * 12, GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE);
             entry = {
-                position: make("positions", vertex_count * 12, GPUBufferUsage.VERTEX),
-                normal: make("normals", vertex_count * 12, GPUBufferUsage.VERTEX),
+                position,
+                previous_position: position,
+                normal: make("normals", vertex_count * 12, GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE),
                 uv: make("uvs", vertex_count * 8, GPUBufferUsage.VERTEX),
                 index: make("indices", geometry.index.byteLength, GPUBufferUsage.INDEX),
                 index_format: "uint16",
@@ -83,6 +99,12 @@ export class GPUGeometryCache {
         entry.index_count = index.length;
         entry.version = geometry.version;
         return entry;
+    }
+
+    /** @internal the skinning step's output for `skin` (null: the skin is gone; its buffers are the step's to free) */
+    set_skinned(skin: MeshSkin, entry: GPUGeometry | null): void {
+        if (entry === null) this.#skinned.delete(skin);
+        else this.#skinned.set(skin, entry);
     }
 }
 

@@ -3,6 +3,7 @@ import { mat3 } from "gl-matrix";
 import { write_object_data } from "./write_object_data.js";
 import type { Geometry } from "../geometry/Geometry.js";
 import type { Mesh } from "../scene/Mesh.js";
+import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { Scene } from "../scene/Scene.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { OBJECT_FLOATS } from "./mesh_wgsl.js";
@@ -28,6 +29,8 @@ const INPUTS = 21;
 /** Consecutive objects sharing geometry and material: one instanced draw. */
 export interface DrawRun {
     geometry: Geometry;
+    /** A skinned mesh's skin (its run holds it alone: its vertices are its own), else null. */
+    skin: MeshSkin | null;
     material: StandardMaterial;
     first: number;
     count: number;
@@ -99,7 +102,7 @@ export class MeshDrawList {
                 continue;
             }
             const slot = this.#write(objects, mesh);
-            if (run !== null && run.geometry === mesh.geometry && run.material === mesh.material) {
+            if (run !== null && run.geometry === mesh.geometry && run.material === mesh.material && run.skin === null && mesh.skin === null) {
                 run.count++;
             } else {
                 run = this.#run(this.opaque_runs, this.opaque_run_count++, mesh, slot);
@@ -116,10 +119,11 @@ export class MeshDrawList {
     #run(runs: DrawRun[], index: number, mesh: Mesh, first: number): DrawRun {
         let run = runs[index];
         if (run === undefined) {
-            run = { geometry: mesh.geometry, material: mesh.material, first, count: 1 };
+            run = { geometry: mesh.geometry, skin: mesh.skin, material: mesh.material, first, count: 1 };
             runs.push(run);
         } else {
             run.geometry = mesh.geometry;
+            run.skin = mesh.skin;
             run.material = mesh.material;
             run.first = first;
             run.count = 1;
@@ -150,6 +154,8 @@ export class MeshDrawList {
             same_inputs(previous.inputs, mesh, material)
         ) {
             objects.keep();
+            // a skinned mesh moves with its skin (the velocity product reads its last positions): counted as moving
+            if (mesh.skin !== null) this.#moved++;
             previous.build = this.#build;
             return index;
         }
@@ -173,7 +179,7 @@ export class MeshDrawList {
             }
             p[k] = m[k];
         }
-        if (moved) this.#moved++;
+        if (moved || mesh.skin !== null) this.#moved++;
         previous.build = this.#build;
         previous.slot = index;
         previous.moved = moved;

@@ -500,9 +500,11 @@ export class MeshPassExtension extends RenderExtension {
             // object i is the i-th drawn mesh: a run of meshes sharing a geometry is one instanced draw
             for (let i = variant.start; i < variant.end; ) {
                 const source = drawn[i].geometry;
+                const skin = drawn[i].skin;
                 let end = i + 1;
-                while (end < variant.end && drawn[end].geometry === source) end++;
-                const geometry = state.geometries.get(source);
+                // a skinned mesh draws alone, with its skin's vertices
+                while (skin === null && end < variant.end && drawn[end].geometry === source && drawn[end].skin === null) end++;
+                const geometry = state.geometries.get(source, skin);
                 pass.setVertexBuffer(0, geometry.position);
                 pass.setVertexBuffer(1, geometry.normal);
                 pass.setVertexBuffer(2, geometry.uv);

@@ -7,7 +7,7 @@ import type { FrameContext } from "../extension/FrameContext.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
 import { MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
 import type { Camera } from "../scene/Camera.js";
-import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS, type GBufferStep } from "../steps/GBufferStep.js";
+import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS_WITH_PREVIOUS, type GBufferStep } from "../steps/GBufferStep.js";
 import { Velocity, VELOCITY_FORMAT } from "./Velocity.js";
 
 const VELOCITY_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
@@ -43,6 +43,8 @@ struct VelocityVarying {
 @vertex
 fn vs_velocity(
     @location(0) position: vec3f,
+    // last frame's position in the mesh's space: the position itself, except for a skinned mesh
+    @location(3) previous_position: vec3f,
     @builtin(instance_index) object: u32,
 ) -> VelocityVarying {
     let o = objects[object];
@@ -50,7 +52,7 @@ fn vs_velocity(
     var out: VelocityVarying;
     out.clip = camera.view_projection * world;
     out.current = out.clip;
-    out.previous = camera.previous_view_projection * (o.previous_model * vec4f(position, 1.0));
+    out.previous = camera.previous_view_projection * (o.previous_model * vec4f(previous_position, 1.0));
     return out;
 }
 
@@ -153,7 +155,7 @@ export class VelocityStep {
         if (list.opaque_run_count > 0) {
             pass.setPipeline(state.mesh_pipeline);
             pass.setBindGroup(0, gbuffer_state.scene_group!);
-            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count);
+            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, true);
         }
         pass.end();
     }
@@ -209,7 +211,7 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
     const mesh_pipeline = device.createRenderPipeline({
         label: "velocity mesh pipeline",
         layout,
-        vertex: { module, entryPoint: "vs_velocity", buffers: MESH_VERTEX_BUFFERS },
+        vertex: { module, entryPoint: "vs_velocity", buffers: MESH_VERTEX_BUFFERS_WITH_PREVIOUS },
         fragment: { module, entryPoint: "fs_velocity", targets },
         primitive: { topology: "triangle-list", cullMode: "back", frontFace: "ccw" },
         depthStencil,

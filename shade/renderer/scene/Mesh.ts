@@ -27,8 +27,11 @@ export class Mesh {
     /** Drawn into the sun's shadow map (when a shadow extension is registered). Default true. */
     cast_shadows = true;
     /**
-     * Skinned on the GPU with these joint matrices (world space: `world_matrix` is then not applied); null for a
-     * rigid mesh. The geometry needs `joints` and `weights`.
+     * Skinned on the GPU with these joint matrices (world space: the vertices land where the joints put them,
+     * whatever `world_matrix` says); null for a rigid mesh. The geometry needs `joints` and `weights`. The renderer
+     * skins into the mesh's own space (through the inverse of `world_matrix`), so the world matrix still places
+     * the mesh's bounds for shadow culling and its motion for the velocity product: keep it at the skinned node's.
+     * Each skinned mesh needs a skin of its own.
      */
     skin: MeshSkin | null = null;
     /** 0 until the mesh is added to a scene; then unique within it and never 0. */

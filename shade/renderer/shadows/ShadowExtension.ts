@@ -1,3 +1,4 @@
+import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { FrameExecution } from "../../device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
@@ -65,6 +66,8 @@ interface DeviceState {
 /** One instanced draw of a cascade: `count` casters of one geometry from `first` in the caster list. */
 interface CasterRun {
     geometry: Geometry;
+    /** A skinned caster's skin (its run holds it alone), else null. */
+    skin: MeshSkin | null;
     first: number;
     count: number;
 }
@@ -232,7 +235,7 @@ export class ShadowExtension extends RenderExtension {
                 let bound: GPUGeometry | null = null;
                 for (let i = 0; i < count; i++) {
                     const run = runs[i];
-                    const geometry = state.geometries.get(run.geometry);
+                    const geometry = state.geometries.get(run.geometry, run.skin);
                     if (geometry !== bound) {
                         pass.setVertexBuffer(0, geometry.position);
                         pass.setIndexBuffer(geometry.index, geometry.index_format);
@@ -279,7 +282,8 @@ export class ShadowExtension extends RenderExtension {
                             floats[f + 8] * floats[f + 8] + floats[f + 9] * floats[f + 9] + floats[f + 10] * floats[f + 10],
                         ),
                     );
-                    const radius = b.radius * scale;
+                    // a skinned mesh's limbs reach past its bind pose's sphere: half again, generously
+                    const radius = b.radius * scale * (source.skin !== null ? 1.5 : 1);
                     const cx = m[o] * x + m[o + 4] * y + m[o + 8] * z + m[o + 12];
                     const cy = m[o + 1] * x + m[o + 5] * y + m[o + 9] * z + m[o + 13];
                     const cz = m[o + 2] * x + m[o + 6] * y + m[o + 10] * z + m[o + 14];
@@ -295,8 +299,9 @@ export class ShadowExtension extends RenderExtension {
                 }
                 if (n === first) continue;
                 let run = runs[run_count];
-                if (run === undefined) run = runs[run_count] = { geometry: source.geometry, first, count: 0 };
+                if (run === undefined) run = runs[run_count] = { geometry: source.geometry, skin: source.skin, first, count: 0 };
                 run.geometry = source.geometry;
+                run.skin = source.skin;
                 run.first = first;
                 run.count = n - first;
                 run_count++;

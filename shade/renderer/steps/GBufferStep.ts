@@ -157,7 +157,7 @@ export class GBufferStep {
         if (list.opaque_run_count > 0) {
             pass.setPipeline(state.pipeline);
             pass.setBindGroup(0, group);
-            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count);
+            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, false);
         }
         pass.end();
     }
@@ -169,6 +169,8 @@ export function draw_runs(
     state: { geometries: GPUGeometryCache; materials: MaterialBindings },
     runs: readonly DrawRun[],
     count: number,
+    /** Also binds last frame's positions at vertex buffer 3 (the velocity product's pipeline reads them). */
+    previous_positions: boolean,
 ): void {
     let bound_geometry: GPUGeometry | null = null;
     let bound_source: unknown = null;
@@ -179,14 +181,17 @@ export function draw_runs(
             pass.setBindGroup(1, state.materials.group(run.material));
             bound_material = run.material;
         }
-        // runs are sorted by material then geometry: many in a row share a geometry, looked up once
-        if (run.geometry !== bound_source) {
-            bound_source = run.geometry;
-            const geometry = state.geometries.get(run.geometry);
+        // runs are sorted by material then geometry: many in a row share a geometry, looked up once; a skinned
+        // mesh is a run of its own, drawn with its skin's buffers
+        const source = run.skin ?? run.geometry;
+        if (source !== bound_source) {
+            bound_source = source;
+            const geometry = state.geometries.get(run.geometry, run.skin);
             if (geometry !== bound_geometry) {
                 pass.setVertexBuffer(0, geometry.position);
                 pass.setVertexBuffer(1, geometry.normal);
                 pass.setVertexBuffer(2, geometry.uv);
+                if (previous_positions) pass.setVertexBuffer(3, geometry.previous_position);
                 pass.setIndexBuffer(geometry.index, geometry.index_format);
                 bound_geometry = geometry;
             }
@@ -200,6 +205,12 @@ export const MESH_VERTEX_BUFFERS: GPUVertexBufferLayout[] = [
     { arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: "float32x3" }] },
     { arrayStride: 12, attributes: [{ shaderLocation: 1, offset: 0, format: "float32x3" }] },
     { arrayStride: 8, attributes: [{ shaderLocation: 2, offset: 0, format: "float32x2" }] },
+];
+
+/** `MESH_VERTEX_BUFFERS` and last frame's positions at buffer 3, location 3 (the velocity product's mesh pipeline). */
+export const MESH_VERTEX_BUFFERS_WITH_PREVIOUS: GPUVertexBufferLayout[] = [
+    ...MESH_VERTEX_BUFFERS,
+    { arrayStride: 12, attributes: [{ shaderLocation: 3, offset: 0, format: "float32x3" }] },
 ];
 
 /** Layout of group 0 of mesh pipelines: camera uniform, objects storage. */

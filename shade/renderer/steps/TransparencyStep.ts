@@ -139,7 +139,7 @@ export class TransparencyStep {
         pass.setBindGroup(0, gbuffer_state.scene_group!);
         pass.setBindGroup(2, state.lights_group!);
         const list = this.#gbuffer.draw_list;
-        draw_runs(pass, gbuffer_state, list.blended_runs, list.blended_run_count);
+        draw_runs(pass, gbuffer_state, list.blended_runs, list.blended_run_count, false);
         pass.end();
     }
 }

@@ -9,10 +9,10 @@ describe("GPUGeometryCache", () => {
         await with_gpu_device((device) => {
             const cache = new GPUGeometryCache(device);
             const geometry = make_box_geometry(1, 1, 1);
-            expect(cache.get(geometry).index_count).toBe(36);
+            expect(cache.get(geometry, null).index_count).toBe(36);
             geometry.index[7] = geometry.vertex_count; // one past the end
             geometry.needsUpdate = true;
-            expect(() => cache.get(geometry)).toThrow(
+            expect(() => cache.get(geometry, null)).toThrow(
                 `Mesh geometry: index 7 is ${geometry.vertex_count}, but the geometry has ${geometry.vertex_count} vertices`,
             );
         });
