@@ -8,8 +8,8 @@ export class LevelError extends Error {
     /** For text that is not valid JSON: the character offset where it broke. */
     readonly position: number | null;
 
-    constructor(path: string, problem: string, expected: string, position: number | null = null) {
-        super(`load_level: ${path === "" ? "the level" : path}: ${problem}; expected ${expected}`);
+    constructor(path: string, problem: string, expected: string, position: number | null = null, options?: { readonly cause?: unknown }) {
+        super(`load_level: ${path === "" ? "the level" : path}: ${problem}; expected ${expected}`, options);
         this.name = "LevelError";
         this.path = path;
         this.expected = expected;

@@ -1,4 +1,5 @@
 import { PerEntity } from "../../engine/PerEntity.js";
+import type { MeshSkin } from "../../shade/renderer/scene/MeshSkin.js";
 
 /**
  * Draws a mesh at the entity's world transform: a geometry and a material by name from the `SceneSystem`'s
@@ -20,6 +21,12 @@ export const MeshRenderer = PerEntity.define({
     cast_shadows: PerEntity.u8(1, 1),
     /** 1: decals project onto it (the ground, walls); 0 (the default): they do not (units, props). */
     receive_decals: PerEntity.u8(),
+    /**
+     * Skinned on the GPU with this skin's joint matrices (side data; null: rigid). Its geometry needs joints and
+     * weights, and each entity a skin of its own. `ModelSystem` sets it on a skinned glTF primitive's entity and
+     * fills it from the joint entities every frame.
+     */
+    skin: PerEntity.value<MeshSkin | null>(null),
 });
 
 /** What `MeshRenderer.write` takes; a field left out keeps its default. */
@@ -45,4 +52,5 @@ export function write_mesh_renderer(eid: number, spec: MeshRendererSpec): void {
     MeshRenderer.visible[eid] = spec.visible === false ? 0 : 1;
     MeshRenderer.cast_shadows[eid] = spec.cast_shadows === false ? 0 : 1;
     MeshRenderer.receive_decals[eid] = spec.receive_decals === true ? 1 : 0;
+    MeshRenderer.skin[eid] = null;
 }

@@ -32,6 +32,18 @@ export class SceneAssets {
         this.#materials.set(name, material);
     }
 
+    /** Forgets geometry `name` (a model's, when the model is released); returns whether it was there. Built-ins stay. */
+    unregister_geometry(name: string): boolean {
+        if (BUILT_IN_GEOMETRIES.has(name)) throw new Error(`SceneAssets.unregister_geometry: '${name}' is built in and stays`);
+        return this.#geometries.delete(name);
+    }
+
+    /** Forgets material `name`; returns whether it was there. The built-in `default` stays. */
+    unregister_material(name: string): boolean {
+        if (name === "default") throw new Error(`SceneAssets.unregister_material: 'default' is built in and stays`);
+        return this.#materials.delete(name);
+    }
+
     /** The geometry registered as `name`, or undefined. */
     geometry(name: string): Geometry | undefined {
         return this.#geometries.get(name);
@@ -52,6 +64,8 @@ export class SceneAssets {
         return [...this.#materials.keys()].sort();
     }
 }
+
+const BUILT_IN_GEOMETRIES = new Set(["box", "sphere", "cylinder", "plane"]);
 
 function check_name(method: string, name: string, map: Map<string, unknown>): void {
     if (typeof name !== "string" || name.length === 0) throw new TypeError(`SceneAssets.${method}: the name must be a non-empty string, got ${JSON.stringify(name)}`);

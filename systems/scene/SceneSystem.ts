@@ -426,6 +426,7 @@ function copy_mesh_fields(mesh: Mesh, eid: number): void {
     mesh.visible = MeshRenderer.visible[eid] === 1;
     mesh.cast_shadows = MeshRenderer.cast_shadows[eid] === 1;
     mesh.receive_decals = MeshRenderer.receive_decals[eid] === 1;
+    mesh.skin = MeshRenderer.skin[eid] ?? null;
 }
 
 function copy_light(light: ScenePointLight, eid: number): void {

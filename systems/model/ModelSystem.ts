@@ -1,0 +1,234 @@
+import { WorldTransform } from "../../engine/components/WorldTransform.js";
+import type { EntityManager } from "../../engine/EntityManager.js";
+import type { GraphicsEngine } from "../../engine/GraphicsEngine.js";
+import { PerEntity } from "../../engine/PerEntity.js";
+import { System } from "../../engine/System.js";
+import { AssetCache } from "../../engine/assets/AssetCache.js";
+import { AssetError } from "../../engine/assets/AssetError.js";
+import type { AssetReader } from "../../engine/assets/AssetReader.js";
+import type { ImageDecoder } from "../../engine/assets/ImageDecoder.js";
+import type { Model } from "../../engine/assets/Model.js";
+import { MeshSkin } from "../../shade/renderer/scene/MeshSkin.js";
+import { MeshRenderer } from "../scene/MeshRenderer.js";
+import type { SceneSystem } from "../scene/SceneSystem.js";
+import { instantiate_model, unregister_model_assets, type ModelEntities } from "./instantiate_model.js";
+import { ModelInstance } from "./ModelInstance.js";
+import { ModelInstanceDescriptor } from "./ModelInstanceDescriptor.js";
+import { SkinBinding } from "./SkinBinding.js";
+
+export interface ModelSystemOptions {
+    /** What level `src`s are relative to (`"/assets/"`, a file URL); default: as written. */
+    readonly base_url?: string;
+    /** The cache models load through; default one on the graphics engine's device, made when first needed. */
+    readonly cache?: AssetCache;
+    /** For the default cache: where bytes come from, and the image decoder. */
+    readonly reader?: AssetReader;
+    readonly decoder?: ImageDecoder;
+    /**
+     * Told of a model that failed to load (an `AssetError` naming the file and the glTF path) and the entity that
+     * wanted it; default: `console.error`. The entity stays, without the model; `ready(eid)` rejects with the error.
+     */
+    readonly on_error?: (error: AssetError, eid: number) => void;
+}
+
+/** A model instantiated under an entity, and the entities made of it. */
+export interface InstantiatedModel {
+    readonly model: Model;
+    readonly entities: ModelEntities;
+}
+
+/** One entity's model: what it loads, and once loaded, what was made of it. */
+interface Instance {
+    readonly url: string;
+    readonly promise: Promise<Model>;
+    model: Model | null;
+    made: ModelEntities | null;
+    /** The generation of each entity made (`EntityManager.generation`): a recycled id is not the model's. */
+    generations: Uint32Array | null;
+    readonly skins: SkinBinding[];
+    /** What `instance_of` answers once instantiated (made once: asking allocates nothing). */
+    view: InstantiatedModel | null;
+    /** Gone (removed, or the component replaced): a load finishing later releases at once. */
+    cancelled: boolean;
+}
+
+/**
+ * Puts glTF models into the world: an entity with `ModelInstance` (`"Model": { "src": ... }` in a level) gets
+ * the model loaded (once per URL, through an `AssetCache`) and one child entity per glTF node (`Transform`,
+ * `Parent`, `Name`, a `MeshRenderer` per primitive drawn by the `SceneSystem`). Removing the entity or its
+ * `ModelInstance` removes those entities and releases the model; the last release frees its GPU objects and its
+ * geometries and materials in the scene's assets.
+ *
+ * Skinned primitives get a `MeshSkin` each (`MeshRenderer.skin`), filled once per rendered frame from their joint
+ * entities' world matrices (only when one of them moved), so that moving the joint entities (an `Animator` does)
+ * moves the skin, skinned on the GPU.
+ */
+export class ModelSystem extends System {
+    readonly name = "ModelSystem";
+    readonly base_url: string;
+    readonly #graphics: GraphicsEngine;
+    readonly #scene: SceneSystem;
+    readonly #options: ModelSystemOptions;
+    #cache: AssetCache | null;
+    #entities: EntityManager | null = null;
+    #unsubscribe: (() => void)[] = [];
+    readonly #instances = new Map<number, Instance>();
+    /** Instances per URL that made scene assets: the last one gone unregisters them. */
+    readonly #users = new Map<string, number>();
+    /** Every skin of every instance, flat: what `before_render` walks. */
+    readonly #skins: SkinBinding[] = [];
+    readonly #state = PerEntity.define({ instance: PerEntity.value<Instance | null>(null) });
+
+    constructor(graphics: GraphicsEngine, scene: SceneSystem, options: ModelSystemOptions = {}) {
+        super();
+        this.#graphics = graphics;
+        this.#scene = scene;
+        this.#options = options;
+        this.base_url = options.base_url ?? "";
+        this.#cache = options.cache ?? null;
+    }
+
+    /** The cache models load through (null until the first load made the default one). */
+    get cache(): AssetCache | null {
+        return this.#cache;
+    }
+
+    /** Resolves with `eid`'s model once it is instantiated; rejects with its `AssetError`. */
+    ready(eid: number): Promise<Model> {
+        const instance = this.#instances.get(eid);
+        if (instance === undefined) return Promise.reject(new Error(`${this.name}.ready: entity ${eid} has no ModelInstance`));
+        return instance.promise;
+    }
+
+    /** Resolves once every model asked for so far has loaded (or failed: then with the first failure's error). */
+    async all_ready(): Promise<void> {
+        await Promise.all([...this.#instances.values()].map((instance) => instance.promise));
+    }
+
+    /** `eid`'s instantiated model and its entities, or null (not loaded yet, failed, or no `ModelInstance`). */
+    instance_of(eid: number): InstantiatedModel | null {
+        const instance = this.#state.instance[eid];
+        return instance === null || instance === undefined ? null : instance.view;
+    }
+
+    override async startup(entityManager: EntityManager): Promise<void> {
+        if (this.#entities !== null) throw new Error(`${this.name}.startup: already started; shut it down first`);
+        entityManager.components.register(ModelInstanceDescriptor);
+        this.#entities = entityManager;
+        this.#unsubscribe.push(
+            entityManager.on_add(ModelInstance, (eid) => this.#start(eid)),
+            entityManager.on_remove(ModelInstance, (eid) => this.#stop(eid)),
+        );
+        for (const eid of entityManager.register_query([ModelInstance]).entities) this.#start(eid);
+    }
+
+    override async shutdown(entityManager: EntityManager): Promise<void> {
+        void entityManager;
+        if (this.#entities === null) return;
+        for (const unsubscribe of this.#unsubscribe) unsubscribe();
+        this.#unsubscribe = [];
+        for (const eid of [...this.#instances.keys()]) this.#stop(eid);
+        this.#entities = null;
+    }
+
+    override before_render(): void {
+        const skins = this.#skins;
+        const matrix = WorldTransform.matrix;
+        const version = WorldTransform.version;
+        for (let i = 0; i < skins.length; i++) skins[i].update(matrix, version);
+    }
+
+    #start(eid: number): void {
+        if (this.#instances.has(eid)) this.#stop(eid);
+        const url = this.base_url + ModelInstance.src[eid];
+        const load = this.#load(url);
+        const instance: Instance = { url, promise: null as unknown as Promise<Model>, model: null, made: null, generations: null, skins: [], view: null, cancelled: false };
+        (instance as { promise: Promise<Model> }).promise = load.then(
+            (model) => this.#instantiate(eid, instance, model),
+            (error: unknown) => {
+                const failure = error instanceof AssetError ? error : new AssetError(url, "", error instanceof Error ? error.message : String(error), { cause: error });
+                if (!instance.cancelled) {
+                    const report = this.#options.on_error ?? ((e: AssetError, id: number) => console.error(`${this.name}: entity ${id}'s model did not load: ${e.message}`));
+                    report(failure, eid);
+                }
+                throw failure;
+            },
+        );
+        // the failure is reported above and kept for ready(): not an unhandled rejection
+        instance.promise.catch(() => {});
+        this.#instances.set(eid, instance);
+        this.#state.instance[eid] = instance;
+    }
+
+    async #load(url: string): Promise<Model> {
+        if (this.#cache === null) {
+            if (this.#graphics.device === null) await this.#graphics.ready();
+            const device = this.#graphics.device;
+            if (device === null) throw new AssetError(url, "", `${this.name}: the graphics engine has no device to load models onto (start it first)`);
+            this.#cache ??= new AssetCache({ device, reader: this.#options.reader, decoder: this.#options.decoder });
+        }
+        return this.#cache.load(url);
+    }
+
+    #instantiate(eid: number, instance: Instance, model: Model): Model {
+        const entities = this.#entities;
+        if (instance.cancelled || entities === null || !entities.has_entity(eid)) {
+            this.#release(instance.url, model);
+            return model;
+        }
+        try {
+            instance.made = instantiate_model(entities, this.#scene.assets, model, eid);
+        } catch (error) {
+            this.#release(instance.url, model);
+            throw error instanceof AssetError ? error : new AssetError(instance.url, "", `could not be instantiated under ${entities.describe(eid)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+        instance.model = model;
+        instance.view = { model, entities: instance.made };
+        instance.generations = Uint32Array.from(instance.made.entities, (e) => entities.generation(e));
+        this.#users.set(instance.url, (this.#users.get(instance.url) ?? 0) + 1);
+        for (const primitive of instance.made.primitives) {
+            const node = model.nodes[primitive.node];
+            if (node.skin < 0) continue;
+            const skin = model.skins[node.skin];
+            const joints = skin.joints.map((j) => instance.made!.nodes[j]);
+            const mesh_skin = new MeshSkin(skin.joints.length, `${entities.describe(primitive.entity)} skin`);
+            MeshRenderer.skin[primitive.entity] = mesh_skin;
+            const binding = new SkinBinding(mesh_skin, Int32Array.from(joints), skin.inverse_bind_matrices);
+            instance.skins.push(binding);
+            this.#skins.push(binding);
+        }
+        return model;
+    }
+
+    #stop(eid: number): void {
+        const instance = this.#instances.get(eid);
+        if (instance === undefined) return;
+        this.#instances.delete(eid);
+        this.#state.instance[eid] = null;
+        instance.cancelled = true;
+        if (instance.model === null) return; // still loading (released when it lands) or failed
+        for (const binding of instance.skins) {
+            const at = this.#skins.indexOf(binding);
+            if (at >= 0) {
+                this.#skins[at] = this.#skins[this.#skins.length - 1];
+                this.#skins.pop();
+            }
+        }
+        const entities = this.#entities!;
+        const made = instance.made!.entities;
+        const generations = instance.generations!;
+        // children before parents; an entity the root's removal took already is gone (and its id may be another's)
+        for (let i = made.length - 1; i >= 0; i--) if (entities.is_current(made[i], generations[i])) entities.remove_entity(made[i]);
+        const users = (this.#users.get(instance.url) ?? 1) - 1;
+        if (users === 0) {
+            this.#users.delete(instance.url);
+            unregister_model_assets(this.#scene.assets, instance.model);
+        } else this.#users.set(instance.url, users);
+        this.#release(instance.url, instance.model);
+    }
+
+    #release(url: string, model: Model): void {
+        void model;
+        this.#cache?.release(url);
+    }
+}
