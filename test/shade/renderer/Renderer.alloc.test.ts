@@ -28,7 +28,9 @@ import { FullscreenEffect } from "../../../shade/renderer/fullscreen/FullscreenE
 import { make_box_geometry } from "../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { make_sphere_geometry } from "../../../shade/renderer/geometry/primitives/make_sphere_geometry.js";
 import { Renderer } from "../../../shade/renderer/Renderer.js";
+import { Geometry } from "../../../shade/renderer/geometry/Geometry.js";
 import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
+import { MeshSkin } from "../../../shade/renderer/scene/MeshSkin.js";
 import { PointLight } from "../../../shade/renderer/scene/PointLight.js";
 import { Scene } from "../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../shade/renderer/scene/StandardMaterial.js";
@@ -240,6 +242,50 @@ function small_scene(): Scene {
     return scene;
 }
 
+/** Two skinned boxes (two joints each) and a rigid one: the skins change every frame (`SkinWaver`). */
+function skinned_scene(): Scene {
+    const scene = new Scene();
+    const box = make_box_geometry();
+    const n = box.vertex_count;
+    const joints = new Float32Array(n * 4);
+    const weights = new Float32Array(n * 4);
+    for (let i = 0; i < n; i++) {
+        joints[i * 4] = box.attributes.position.array[i * 3 + 1] > 0 ? 1 : 0;
+        weights[i * 4] = 1;
+    }
+    const skinned = new Geometry({ position: box.attributes.position.array, normal: box.attributes.normal!.array, uv: box.attributes.uv!.array, joints, weights, index: box.index });
+    const material = new StandardMaterial({ base_color: [0, 1, 0, 1] });
+    for (let i = 0; i < 2; i++) {
+        const mesh = new Mesh(skinned, material);
+        mesh.skin = new MeshSkin(2, `skin ${i}`);
+        scene.add(mesh);
+    }
+    scene.add(new Mesh(box, material));
+    return scene;
+}
+
+/** FrameStart: moves joint 1 of every skinned mesh a little each frame and marks the skin changed. */
+class SkinWaver extends RenderExtension {
+    name = "skin waver";
+    phase = FramePhase.FrameStart;
+    readonly #t = new Float32Array(1);
+    readonly #scene: Scene;
+    constructor(scene: Scene) {
+        super();
+        this.#scene = scene;
+    }
+    record(_frame: FrameContext): void {
+        this.#t[0] += 0.01;
+        const meshes = this.#scene.meshes;
+        for (let i = 0; i < meshes.length; i++) {
+            const skin = meshes[i].skin;
+            if (skin === null) continue;
+            skin.matrices[16 + 12] = Math.sin(this.#t[0]);
+            skin.mark_changed();
+        }
+    }
+}
+
 /** Warms `renderer` up, then asserts that its steady frames allocate nothing (exact bytes, and minor GCs). */
 async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, label: string): Promise<void> {
     const frame = () => renderer.render_frame();
@@ -284,6 +330,14 @@ describe("Renderer allocation per steady frame", () => {
     it("FAKE device (device-independent): with opaque and blended meshes and point lights, a frame allocates nothing once warm", async () => {
         const { renderer, stats } = fake_renderer(small_scene());
         await expect_no_allocation(renderer, stats, "4 opaque + 3 blended meshes, 3 point lights");
+        renderer.destroy();
+    });
+
+    it("FAKE device (device-independent): with skinned meshes whose skins change every frame, a frame allocates nothing once warm", async () => {
+        const scene = skinned_scene();
+        const { renderer, stats } = fake_renderer(scene);
+        renderer.add_extension(new SkinWaver(scene));
+        await expect_no_allocation(renderer, stats, "2 skinned meshes re-skinned every frame, 1 rigid");
         renderer.destroy();
     });
 
