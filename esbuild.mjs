@@ -45,6 +45,13 @@ export function esbuild_options(mode) {
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
+    // the glTF loader's parts (glTF-Transform, the meshopt and Draco decoders) are dynamic imports: chunks of their
+    // own, fetched when a sample first loads a model (Draco only for a file that needs it)
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    // Node's modules, named by code paths that run only in Node (the file reader, the image decoder's workers,
+    // draco3dgltf's Node loader): never fetched in a browser
+    external: ['node:*', 'fs', 'path'],
     define: { __SHADE_DEBUG__: dev ? 'true' : 'false' },
     sourcemap: dev,
     minify: !dev,
@@ -121,6 +128,8 @@ function write_statics(mode) {
   const outdir = out_dir(mode);
   const names = sample_names();
   for (const name of names) copy_static(join(SAMPLES_DIR, name), join(outdir, name));
+  // the third-party models the samples load (samples/assets/, with their licences), beside the samples
+  if (existsSync(join(SAMPLES_DIR, 'assets'))) copy_static(join(SAMPLES_DIR, 'assets'), join(outdir, 'assets'));
   mkdirSync(outdir, { recursive: true });
   writeFileSync(join(outdir, 'index.html'), index_page(names, mode));
   return names;

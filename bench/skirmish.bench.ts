@@ -7,6 +7,7 @@
 //   npx esbuild bench/skirmish.bench.ts --bundle --platform=node --format=esm --external:webgpu \
 //       --define:__SHADE_DEBUG__=false --outfile=bench/output/skirmish.mjs && node bench/output/skirmish.mjs
 //   knobs: BENCH_SIZE=1920x1080 BENCH_UNITS=200,2000 BENCH_FRAMES=240 BENCH_FULLSCREEN=auto|raster|compute
+//          BENCH_ASSETS=<folder of the level's models, default samples/assets/>
 import { readFileSync } from "node:fs";
 import * as dawn from "webgpu";
 import { Engine } from "../engine/Engine.js";
@@ -25,6 +26,7 @@ const LEVEL_URL = new URL("../samples/skirmish/levels/skirmish.json", import.met
 
 interface LevelEntity {
     name?: string;
+    parent?: string;
     Walker?: { offset?: number; speed?: number };
     [component: string]: unknown;
 }
@@ -33,12 +35,19 @@ interface LevelEntity {
 function level_with(units: number): { version: number; entities: LevelEntity[] } {
     const level = JSON.parse(readFileSync(process.env.BENCH_LEVEL ?? LEVEL_URL, "utf8")) as { version: number; entities: LevelEntity[] };
     const walkers = level.entities.filter((e) => e.Walker !== undefined);
+    const bodies = new Map<string, LevelEntity[]>();
+    for (const e of level.entities) {
+        if (typeof e.parent !== "string") continue;
+        bodies.set(e.parent, [...(bodies.get(e.parent) ?? []), e]);
+    }
     for (let copy = 1; walkers.length * copy < units; copy++) {
         for (let i = 0; i < walkers.length && walkers.length * copy + i < units; i++) {
             const clone = structuredClone(walkers[i]);
             clone.name = `${walkers[i].name} copy ${copy}`;
             clone.Walker!.offset = ((walkers[i].Walker!.offset ?? 0) + copy * 0.618) % 1;
             level.entities.push(clone);
+            // the unit's body (its fox), under the copy
+            for (const body of bodies.get(walkers[i].name!) ?? []) level.entities.push({ ...structuredClone(body), name: `${body.name} copy ${copy}`, parent: clone.name });
         }
     }
     return level;
@@ -63,7 +72,7 @@ async function measure(units: number): Promise<void> {
     scene.sun.color.set([1, 0.92, 0.8]);
     scene.sun.intensity = 2.4;
     scene.ambient.set([0.08, 0.1, 0.14]);
-    const level = new SkirmishLevel(engine);
+    const level = new SkirmishLevel(engine, { assets_url: process.env.BENCH_ASSETS ?? "samples/assets/" });
     await engine.graphics.start();
     await level.load(level_with(units));
     const renderer = engine.graphics.renderer!;

@@ -49,19 +49,28 @@ for (let team = 0; team < 2; team++) {
 }
 
 const UNITS_PER_ROUTE = 25;
+// the Fox is modelled in centimetres, about 90 long: a unit is about 0.75 long
+const FOX_SCALE = 0.0085;
 for (const [index, route] of routes.entries()) {
     for (let u = 0; u < UNITS_PER_ROUTE; u++) {
         entities.push({
             name: `${TEAMS[route.team].name} unit ${index * UNITS_PER_ROUTE + u + 1}`,
             Transform: { position: [route.loop[0][0], 0.35, route.loop[0][1]] },
-            // the unit's body: a MeshRenderer of the level's registered geometry and team material
-            MeshRenderer: { geometry: "unit", material: route.team === 0 ? "blue unit" : "red unit" },
             Walker: { loop: route.loop, speed: round(1.2 + random() * 0.8), offset: round(u / UNITS_PER_ROUTE), team: route.team },
             Trail3D: { max_age: 1.2, width: 0.12, color: TEAMS[route.team].trail, head: [1, 1, 1, 1], tail: [1, 1, 1, 0] },
             // the blue team is the player's: selection circles under its units, and it sees through the fog
             ...(route.team === 0
                 ? { Decal: { size: [0.95, 2, 0.95], frame: 1, color: [0.45, 0.8, 1, 0.85] }, FogRevealer: { radius: 4.5, team: 0 } }
                 : {}),
+        });
+        // the unit's body: the Khronos Fox, walking (its gait follows the unit's speed: GaitSystem), standing on
+        // the ground under the unit's centre
+        entities.push({
+            name: `${TEAMS[route.team].name} unit ${index * UNITS_PER_ROUTE + u + 1} fox`,
+            parent: `${TEAMS[route.team].name} unit ${index * UNITS_PER_ROUTE + u + 1}`,
+            Transform: { position: [0, -0.35, 0], scale: [FOX_SCALE, FOX_SCALE, FOX_SCALE] },
+            Model: { src: "Fox/Fox.glb" },
+            Animator: { clip: "Walk" },
         });
     }
 }

@@ -1,5 +1,8 @@
 import type { Engine } from "../../engine/Engine.js";
-import { load_level } from "../../engine/level/load_level.js";
+import { AnimatorSystem } from "../../systems/model/AnimatorSystem.js";
+import { load_level_with_models } from "../../systems/model/load_level_with_models.js";
+import { ModelSystem } from "../../systems/model/ModelSystem.js";
+import { GaitSystem } from "./GaitSystem.js";
 import type { System } from "../../engine/System.js";
 import { FRAME_PHASES } from "../../shade/renderer/extension/FramePhase.js";
 import type { RenderExtension } from "../../shade/renderer/extension/RenderExtension.js";
@@ -19,14 +22,24 @@ import { ShadowExtension } from "../../shade/renderer/shadows/ShadowExtension.js
 import { ColorGradeExtension } from "./ColorGradeExtension.js";
 import { MinimapExtension, type MinimapSource } from "./MinimapExtension.js";
 import type { EntityQuery } from "../../engine/EntityQuery.js";
-import { make_box_geometry } from "../../shade/renderer/geometry/primitives/make_box_geometry.js";
-import { StandardMaterial } from "../../shade/renderer/scene/StandardMaterial.js";
 import { SceneAssets } from "../../systems/scene/SceneAssets.js";
 import { SceneSystem } from "../../systems/scene/SceneSystem.js";
+import { MeshRenderer } from "../../systems/scene/MeshRenderer.js";
 import { Walker } from "./Walker.js";
 import { WalkerSystem } from "./WalkerSystem.js";
 import { Name } from "../../engine/components/Name.js";
 import { Transform } from "../../engine/components/Transform.js";
+
+export interface SkirmishLevelOptions {
+    /** Where the level's model files are (its `Model.src`s are relative to it); default "../assets/" (the samples' build). */
+    readonly assets_url?: string;
+}
+
+/** The team tints of the units' foxes (times the fox's own texture). */
+const TEAM_TINT: readonly (readonly number[])[] = [
+    [0.62, 0.8, 1.15, 1],
+    [1.15, 0.72, 0.6, 1],
+];
 
 /**
  * The skirmish level: its systems, its extensions and its entities, loaded from a level file and unloaded again.
@@ -36,8 +49,12 @@ import { Transform } from "../../engine/components/Transform.js";
 export class SkirmishLevel {
     readonly engine: Engine;
     readonly walkers = new WalkerSystem();
-    /** Meshes, cameras and lights of the level's entities (the units are MeshRenderer entities), and picking. */
+    /** Meshes, cameras and lights of the level's entities, and picking. */
     readonly scene: SceneSystem;
+    /** The units' bodies: a Fox model under each unit, walking as fast as the unit goes (GaitSystem). */
+    readonly models: ModelSystem;
+    readonly gait = new GaitSystem();
+    readonly animators: AnimatorSystem;
     readonly #walkers_query: EntityQuery;
     readonly trails: Trail3DSystem;
     readonly paths: PathDisplaySystem;
@@ -64,14 +81,12 @@ export class SkirmishLevel {
     #updates = 0;
     #impact_cooldown = 0;
 
-    constructor(engine: Engine) {
+    constructor(engine: Engine, options: SkirmishLevelOptions = {}) {
         this.engine = engine;
         const graphics = engine.graphics;
-        const assets = new SceneAssets();
-        assets.register_geometry("unit", make_box_geometry(0.45, 0.7, 0.45));
-        assets.register_material("blue unit", new StandardMaterial({ base_color: [0.25, 0.5, 1.0, 1], roughness: 0.45, metalness: 0.2, label: "blue unit" }));
-        assets.register_material("red unit", new StandardMaterial({ base_color: [1.0, 0.32, 0.2, 1], roughness: 0.45, metalness: 0.2, label: "red unit" }));
-        this.scene = new SceneSystem(graphics, { assets });
+        this.scene = new SceneSystem(graphics, { assets: new SceneAssets() });
+        this.models = new ModelSystem(graphics, this.scene, { base_url: options.assets_url ?? "../assets/" });
+        this.animators = new AnimatorSystem(this.models);
         this.#walkers_query = engine.entityManager.register_query([Walker]);
         this.trails = new Trail3DSystem(graphics, { segments: 32, initial_capacity: 512 });
         this.paths = new PathDisplaySystem(graphics);
@@ -96,7 +111,7 @@ export class SkirmishLevel {
     /** Starts the level's systems, registers its extensions, builds the ground and loads `source` (level JSON). */
     async load(source: string | object): Promise<void> {
         const engine = this.engine;
-        for (const system of [this.terrain, this.walkers, this.scene, this.decals, this.trails, this.paths, this.particles, this.fog, this.highlight]) {
+        for (const system of [this.terrain, this.walkers, this.scene, this.models, this.gait, this.animators, this.decals, this.trails, this.paths, this.particles, this.fog, this.highlight]) {
             await engine.add_system(system);
             this.#systems.push(system);
         }
@@ -106,18 +121,28 @@ export class SkirmishLevel {
             engine.graphics.add_extension(this.minimap),
         );
         this.#build_lights();
-        this.#entities = load_level(engine, source);
+        this.#entities = await load_level_with_models(engine, this.models, source);
         // the terrain exists from its system's first update: build it, then put what the level placed on it
         engine.update(0);
         this.#drape_on_ground();
-        for (const eid of this.#walkers_query.entities) this.highlight.set_mesh(eid, this.scene.mesh_of(eid));
+        // a unit stands for its fox's mesh: tinted by team, outlined when hovered
+        for (const eid of this.#entities) {
+            const instance = this.models.instance_of(eid);
+            const unit = entities_parent(engine, eid);
+            if (instance === null || unit === null || Walker.loop[unit] === undefined) continue;
+            const body = instance.entities.primitives[0].entity;
+            MeshRenderer.color.set(TEAM_TINT[Walker.team[unit]], body * 4);
+            this.highlight.set_mesh(unit, this.scene.mesh_of(body));
+        }
         this.#impact_emitter = this.#entities.find((eid) => Name.value[eid] === "impact sparks") ?? -1;
     }
 
     /** Outlines the unit under canvas point (x, y) (CSS pixels), if any; resolves to it. */
     async hover(x: number, y: number): Promise<number | null> {
-        const picked = (await this.scene.pick(x, y)).entity;
-        const unit = picked !== null && this.engine.entityManager.has_component(picked, Walker) ? picked : null;
+        // the fox's mesh, two levels under its unit
+        let unit = (await this.scene.pick(x, y)).entity;
+        while (unit !== null && this.engine.entityManager.has_entity(unit) && !this.engine.entityManager.has_component(unit, Walker)) unit = entities_parent(this.engine, unit);
+        if (unit !== null && !this.engine.entityManager.has_entity(unit)) unit = null;
         if (unit === this.hovered) return unit;
         const entities = this.engine.entityManager;
         if (this.hovered !== null && entities.has_entity(this.hovered)) entities.remove_component(this.hovered, Highlight);
@@ -254,6 +279,10 @@ export class SkirmishLevel {
         }
         for (const light of this.#lights) light.position[1] = ground(light.position[0], light.position[2]) + 1.2;
     }
+}
+
+function entities_parent(engine: Engine, eid: number): number | null {
+    return engine.entityManager.parent_of(eid);
 }
 
 const CAMPS = [[-16, 14], [16, 13], [-15, -14], [15, -13], [0, 0]];

@@ -11,7 +11,8 @@ import type { Model } from "../../engine/assets/Model.js";
 import { MeshSkin } from "../../shade/renderer/scene/MeshSkin.js";
 import { MeshRenderer } from "../scene/MeshRenderer.js";
 import type { SceneSystem } from "../scene/SceneSystem.js";
-import { instantiate_model, unregister_model_assets, type ModelEntities } from "./instantiate_model.js";
+import { make_standard_material } from "../../engine/assets/make_standard_material.js";
+import { instantiate_model, model_material_name, unregister_model_assets, type ModelEntities } from "./instantiate_model.js";
 import { ModelInstance } from "./ModelInstance.js";
 import { ModelInstanceDescriptor } from "./ModelInstanceDescriptor.js";
 import { SkinBinding } from "./SkinBinding.js";
@@ -132,6 +133,8 @@ export class ModelSystem extends System {
     }
 
     override before_render(): void {
+        const device = this.#graphics.device;
+        if (this.#cache !== null && device !== null && device !== this.#cache.device) this.#move_to(device);
         const skins = this.#skins;
         const matrix = WorldTransform.matrix;
         const version = WorldTransform.version;
@@ -227,8 +230,39 @@ export class ModelSystem extends System {
         this.#release(instance.url, instance.model);
     }
 
+    // A new device (a renderer restart, a lost device recovered): the models' textures died with the old one.
+    // Geometries are CPU data the renderer uploads again by itself; textures are loaded again onto the new device
+    // (a reference per instance, as before) and put into the same materials, untextured until then.
+    #move_to(device: GPUDevice): void {
+        const old = this.#cache!;
+        const cache = new AssetCache({ device, reader: this.#options.reader, decoder: this.#options.decoder });
+        this.#cache = cache;
+        const assets = this.#scene.assets;
+        for (const [url, users] of this.#users) {
+            const instance = [...this.#instances.values()].find((i) => i.url === url && i.model !== null)!;
+            const materials = instance.model!.materials.map((_, i) => assets.material(model_material_name(instance.model!, i)));
+            for (const material of materials) if (material !== undefined) material.base_color_texture = null;
+            for (let r = 1; r < users; r++) void cache.load(url).catch(() => {});
+            cache.load(url).then(
+                (model) => {
+                    if (this.#cache !== cache) return;
+                    for (let i = 0; i < materials.length; i++) {
+                        const material = materials[i];
+                        if (material !== undefined) material.base_color_texture = make_standard_material(model.materials[i], material.label, model.textures).base_color_texture;
+                    }
+                },
+                (error: unknown) => {
+                    const failure = error instanceof AssetError ? error : new AssetError(url, "", String(error));
+                    (this.#options.on_error ?? ((e: AssetError) => console.error(`${this.name}: ${e.message}`)))(failure, -1);
+                },
+            );
+        }
+        void old;
+    }
+
     #release(url: string, model: Model): void {
         void model;
-        this.#cache?.release(url);
+        // a load that landed after a move to a new device took its reference on the old cache, gone with it
+        if (this.#cache !== null && this.#cache.references(url) > 0) this.#cache.release(url);
     }
 }

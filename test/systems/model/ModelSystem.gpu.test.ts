@@ -156,6 +156,28 @@ describe("ModelSystem and AnimatorSystem on Dawn (the Khronos Fox)", () => {
         expect(fixture.errors).toEqual([]);
     });
 
+    it("a renderer restart (a new device) loads the models' textures again onto it: the same picture, no error", async () => {
+        await load_level_with_models(fixture.engine, models, level());
+        const before = await frame();
+        const old_device = fixture.engine.graphics.device;
+        await fixture.engine.graphics.stop();
+        await fixture.engine.graphics.start();
+        expect(fixture.engine.graphics.device).not.toBe(old_device);
+        // the first frame finds the new device and asks for the textures again; a few frames later they are there
+        await frame();
+        for (let i = 0; i < 20 && models.cache!.device !== fixture.engine.graphics.device; i++) await frame();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await fixture.engine.graphics.device!.queue.onSubmittedWorkDone();
+        let after = await frame();
+        for (let i = 0; i < 20 && differing_pixels(before, after) > 6; i++) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            after = await frame();
+        }
+        write_readback_png(after, "fox_after_restart");
+        expect(differing_pixels(before, after), "textured again, as before").toBeLessThan(6);
+        expect(fixture.errors).toEqual([]);
+    });
+
     it("a model that fails to load fails the level with a LevelError at its path carrying the AssetError, leaving nothing", async () => {
         const before = fixture.engine.entityManager.entity_count;
         const bad = level();
