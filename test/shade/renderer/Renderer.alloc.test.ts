@@ -320,20 +320,24 @@ async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, 
 
 // SHADE_ALLOC_PATHS=compute runs the same tests with every full-screen step on its compute path
 // (Renderer.compute.alloc.test.ts): a process of its own, as a device runs one path all its life.
+const ONLY_SKINNED = process.env.SHADE_ALLOC_SKINNED === "1";
+
 describe("Renderer allocation per steady frame", () => {
-    it("FAKE device (device-independent): the renderer's own frame allocates nothing once warm", async () => {
+    it.skipIf(ONLY_SKINNED)("FAKE device (device-independent): the renderer's own frame allocates nothing once warm", async () => {
         const { renderer, stats } = fake_renderer();
         await expect_no_allocation(renderer, stats, "empty scene");
         renderer.destroy();
     });
 
-    it("FAKE device (device-independent): with opaque and blended meshes and point lights, a frame allocates nothing once warm", async () => {
+    it.skipIf(ONLY_SKINNED)("FAKE device (device-independent): with opaque and blended meshes and point lights, a frame allocates nothing once warm", async () => {
         const { renderer, stats } = fake_renderer(small_scene());
         await expect_no_allocation(renderer, stats, "4 opaque + 3 blended meshes, 3 point lights");
         renderer.destroy();
     });
 
-    it("FAKE device (device-independent): with skinned meshes whose skins change every frame, a frame allocates nothing once warm", async () => {
+    // in a process of its own (Renderer.skinned.alloc.test.ts): after this file's other tests, the same frame reads
+    // 300-600 young bytes a frame that V8's sampling heap profiler attributes to no function (alone: under 3)
+    it.runIf(ONLY_SKINNED)("FAKE device (device-independent): with skinned meshes whose skins change every frame, a frame allocates nothing once warm", async () => {
         const scene = skinned_scene();
         const { renderer, stats } = fake_renderer(scene);
         renderer.add_extension(new SkinWaver(scene));
@@ -341,7 +345,7 @@ describe("Renderer allocation per steady frame", () => {
         renderer.destroy();
     });
 
-    it("FAKE device (device-independent): the measurement sees one small object per frame (positive control)", async () => {
+    it.skipIf(ONLY_SKINNED)("FAKE device (device-independent): the measurement sees one small object per frame (positive control)", async () => {
         // the same renderer and frame, with the one allocation switched on and off: warmed with both, so that
         // nothing but that object differs between the windows
         const { renderer } = fake_renderer();
@@ -371,7 +375,7 @@ describe("Renderer allocation per steady frame", () => {
         renderer.destroy();
     });
 
-    it("on Dawn: reports what a steady frame allocates, Dawn's wrappers included (loose bound)", async () => {
+    it.skipIf(ONLY_SKINNED)("on Dawn: reports what a steady frame allocates, Dawn's wrappers included (loose bound)", async () => {
         // optimised code is what a steady frame runs; Dawn frames are too slow on SwiftShader to get there, so the
         // renderer's code is warmed on a FAKE device first (when this test runs alone)
         const warm = fake_renderer().renderer;
