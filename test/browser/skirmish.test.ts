@@ -22,7 +22,7 @@ interface Skirmish {
   advance(n: number): void;
   hover(x: number, y: number): Promise<number | null>;
   output_size(): number[] | null;
-  engine: { graphics: { stop(): Promise<void>; start(): Promise<void>; ready(): Promise<void>; device: GPUDevice | null; renderer_generation: number }; systems: readonly unknown[] };
+  engine: { graphics: { state: string; stop(): Promise<void>; start(): Promise<void>; ready(): Promise<void>; device: GPUDevice | null; renderer_generation: number }; systems: readonly unknown[] };
   level: { unload(): Promise<void>; load(source: string): Promise<void>; toggle_debug_draw(): Promise<void>; extension_counts(): number[]; debug_draw_on: boolean };
 }
 declare const skirmish: Skirmish;
@@ -175,7 +175,11 @@ describe('skirmish sample in headless Chromium', () => {
     expect(difference(before, restarted).mean).toBeLessThan(12); // the same scene, a few steps on
     await page.evaluate(async () => {
       skirmish.engine.graphics.device!.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // the engine learns of the loss when the device's lost promise settles (a later task, sooner or later
+      // with the page's load): wait for that, not for a fixed time, then for the recovery
+      for (let waited = 0; skirmish.engine.graphics.renderer_generation < 3 && skirmish.engine.graphics.state === 'running' && waited < 10_000; waited += 10) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       await skirmish.engine.graphics.ready();
       skirmish.advance(2);
     });
