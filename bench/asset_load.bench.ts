@@ -18,7 +18,7 @@ function median(values: number[]): number {
 }
 
 Object.assign(globalThis, globals);
-const gpu = create([]);
+const gpu = create(["disable-dawn-features=timestamp_quantization"]);
 (globalThis as { bench_gpu?: GPU }).bench_gpu = gpu; // keep the instance alive (onSubmittedWorkDone)
 const adapter = await gpu.requestAdapter();
 if (adapter === null) throw new Error("no WebGPU adapter (VK_ICD_FILENAMES?)");

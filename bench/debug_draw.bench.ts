@@ -45,7 +45,7 @@ async function main(): Promise<void> {
         structuredClone(detached, { transfer: [detached] });
         console.log("BENCH_DETACH: an ArrayBuffer detached first (typed-array accesses checked from the start)");
     }
-    const gpu = create([]);
+    const gpu = create(["disable-dawn-features=timestamp_quantization"]);
     // Dawn stops answering onSubmittedWorkDone once the instance is collected; `void gpu` at the end does not
     // keep it (V8 drops a dead read), a global does
     (globalThis as { bench_gpu?: GPU }).bench_gpu = gpu;

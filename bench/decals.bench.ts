@@ -48,7 +48,7 @@ interface Result {
 }
 
 async function run(count: number): Promise<Result> {
-    const gpu = create([]);
+    const gpu = create(["disable-dawn-features=timestamp_quantization"]);
     const errors: Error[] = [];
     const engine = new Engine({ graphics: { gpu, target: new TextureRenderTarget(SIZE, SIZE), on_error: (e) => errors.push(e) } });
     engine.graphics.feature_taa_enabled = false;

@@ -231,7 +231,7 @@ function table(header: string[], rows: string[][]): string {
 
 async function main(): Promise<void> {
     // keep the GPU object referenced for the whole run: once it is collected, queue promises never settle
-    const gpu = create([]);
+    const gpu = create(["disable-dawn-features=timestamp_quantization"]);
     const adapter = await gpu.requestAdapter();
     if (adapter === null) throw new Error(`no WebGPU adapter (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES ?? ""})`);
     const device = await adapter.requestDevice({

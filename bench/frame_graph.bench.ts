@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     if (!process.env.VK_ICD_FILENAMES && !process.env.VK_DRIVER_FILES) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
     Object.assign(globalThis, globals);
     // keep the GPU object referenced for the whole run: once it is collected, queue promises never settle
-    const gpu = create([]);
+    const gpu = create(["disable-dawn-features=timestamp_quantization"]);
     const adapter = await gpu.requestAdapter();
     if (adapter === null) throw new Error(`no WebGPU adapter (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES ?? "unset"})`);
     const device = await adapter.requestDevice();

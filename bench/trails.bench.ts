@@ -44,7 +44,7 @@ function median(values: Float64Array): number {
 }
 
 async function main(): Promise<void> {
-    const gpu = create([]);
+    const gpu = create(["disable-dawn-features=timestamp_quantization"]);
     // Dawn stops answering onSubmittedWorkDone once the instance is collected; `void gpu` at the end does not
     // keep it (V8 drops a dead read), a global does
     (globalThis as { bench_gpu?: GPU }).bench_gpu = gpu;
