@@ -12,6 +12,7 @@ import { MeshSkin } from "../../shade/renderer/scene/MeshSkin.js";
 import { MeshRenderer } from "../scene/MeshRenderer.js";
 import type { SceneSystem } from "../scene/SceneSystem.js";
 import { make_standard_material } from "../../engine/assets/make_standard_material.js";
+import { MATERIAL_SLOTS } from "../../shade/renderer/mesh/surface_wgsl.js";
 import { instantiate_model, model_material_name, unregister_model_assets, type ModelEntities } from "./instantiate_model.js";
 import { ModelInstance } from "./ModelInstance.js";
 import { ModelInstanceDescriptor } from "./ModelInstanceDescriptor.js";
@@ -232,7 +233,7 @@ export class ModelSystem extends System {
 
     // A new device (a renderer restart, a lost device recovered): the models' textures died with the old one.
     // Geometries are CPU data the renderer uploads again by itself; textures are loaded again onto the new device
-    // (a reference per instance, as before) and put into the same materials, untextured until then.
+    // (a reference per instance, as before) and put into every texture slot of the same materials, untextured until then.
     #move_to(device: GPUDevice): void {
         const old = this.#cache!;
         const cache = new AssetCache({ device, reader: this.#options.reader, decoder: this.#options.decoder });
@@ -241,14 +242,16 @@ export class ModelSystem extends System {
         for (const [url, users] of this.#users) {
             const instance = [...this.#instances.values()].find((i) => i.url === url && i.model !== null)!;
             const materials = instance.model!.materials.map((_, i) => assets.material(model_material_name(instance.model!, i)));
-            for (const material of materials) if (material !== undefined) material.base_color_texture = null;
+            for (const material of materials) if (material !== undefined) for (const slot of MATERIAL_SLOTS) material[slot] = null;
             for (let r = 1; r < users; r++) void cache.load(url).catch(() => {});
             cache.load(url).then(
                 (model) => {
                     if (this.#cache !== cache) return;
                     for (let i = 0; i < materials.length; i++) {
                         const material = materials[i];
-                        if (material !== undefined) material.base_color_texture = make_standard_material(model.materials[i], material.label, model.textures).base_color_texture;
+                        if (material === undefined) continue;
+                        const loaded = make_standard_material(model.materials[i], material.label, model.textures);
+                        for (const slot of MATERIAL_SLOTS) material[slot] = loaded[slot];
                     }
                 },
                 (error: unknown) => {

@@ -8,6 +8,10 @@ export interface GPUGeometry {
     previous_position: GPUBuffer;
     normal: GPUBuffer;
     uv: GPUBuffer;
+    /** Tangents (xyz, handedness w); zeros when the geometry has none (w = 0 reads as "none"). */
+    tangent: GPUBuffer;
+    /** The second uv set; zeros when the geometry has none. */
+    uv1: GPUBuffer;
     index: GPUBuffer;
     index_format: GPUIndexFormat;
     index_count: number;
@@ -35,6 +39,8 @@ export class GPUGeometryCache {
     readonly device: GPUDevice;
     readonly #entries = new WeakMap<Geometry, GPUGeometry>();
     readonly #skinned = new Map<MeshSkin, GPUGeometry>();
+    // which optional attributes (1 tangent, 2 uv1) an entry's buffers hold
+    readonly #optional = new WeakMap<GPUGeometry, number>();
 
     constructor(device: GPUDevice) {
         this.device = device;
@@ -50,8 +56,13 @@ export class GPUGeometryCache {
             const skinned = this.#skinned.get(skin);
             if (skinned !== undefined) return skinned;
         }
-        let entry = this.#entries.get(geometry);
+        const entry = this.#entries.get(geometry);
         if (entry !== undefined && entry.version === geometry.version) return entry;
+        return this.#upload(geometry, entry);
+    }
+
+    // kept apart from get(), which runs for every draw of every frame: a small function the JIT settles early
+    #upload(geometry: Geometry, entry: GPUGeometry | undefined): GPUGeometry {
         const normal = geometry.attributes.normal;
         const uv = geometry.attributes.uv;
         if (normal === undefined) {
@@ -65,6 +76,8 @@ export class GPUGeometryCache {
             entry?.position.destroy();
             entry?.normal.destroy();
             entry?.uv.destroy();
+            entry?.tangent.destroy();
+            entry?.uv1.destroy();
             entry?.index.destroy();
             const make = (what: string, size: number, usage: number) =>
                 this.device.createBuffer({ label: `geometry ${what}`, size: Math.max(16, align4(size)), usage: usage | GPUBufferUsage.COPY_DST });
@@ -75,6 +88,8 @@ export class GPUGeometryCache {
                 previous_position: position,
                 normal: make("normals", vertex_count * 12, GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE),
                 uv: make("uvs", vertex_count * 8, GPUBufferUsage.VERTEX),
+                tangent: make("tangents", vertex_count * 16, GPUBufferUsage.VERTEX),
+                uv1: make("uv1s", vertex_count * 8, GPUBufferUsage.VERTEX),
                 index: make("indices", geometry.index.byteLength, GPUBufferUsage.INDEX),
                 index_format: "uint16",
                 index_count: 0,
@@ -87,6 +102,15 @@ export class GPUGeometryCache {
         queue.writeBuffer(entry.position, 0, geometry.attributes.position.array);
         queue.writeBuffer(entry.normal, 0, normal.array);
         if (uv !== undefined) queue.writeBuffer(entry.uv, 0, uv.array);
+        // new buffers are zeros; one that held tangents or uv1 for this geometry before is zeroed when they go
+        const had = this.#optional.get(entry) ?? 0;
+        const tangent = geometry.attributes.tangent;
+        const uv1 = geometry.attributes.uv1;
+        if (tangent !== undefined) queue.writeBuffer(entry.tangent, 0, tangent.array);
+        else if ((had & 1) !== 0) queue.writeBuffer(entry.tangent, 0, new Float32Array(vertex_count * 4));
+        if (uv1 !== undefined) queue.writeBuffer(entry.uv1, 0, uv1.array);
+        else if ((had & 2) !== 0) queue.writeBuffer(entry.uv1, 0, new Float32Array(vertex_count * 2));
+        this.#optional.set(entry, (tangent !== undefined ? 1 : 0) | (uv1 !== undefined ? 2 : 0));
         const index = geometry.index;
         if (index.byteLength % 4 === 0) queue.writeBuffer(entry.index, 0, index);
         else {

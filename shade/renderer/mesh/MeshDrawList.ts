@@ -1,6 +1,6 @@
 import { GBufferFlags } from "../extension/GBufferFlags.js";
 import { mat3 } from "gl-matrix";
-import { write_object_data } from "./write_object_data.js";
+import { texture_bits, write_object_data } from "./write_object_data.js";
 import type { Geometry } from "../geometry/Geometry.js";
 import type { Mesh } from "../scene/Mesh.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
@@ -24,7 +24,7 @@ interface PreviousTransform {
     flags: number;
 }
 
-const INPUTS = 21;
+const INPUTS = 29;
 
 /** Consecutive objects sharing geometry and material: one instanced draw. */
 export interface DrawRun {
@@ -245,6 +245,10 @@ function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): b
         a[10] === c[0] && a[11] === c[1] && a[12] === c[2] && a[13] === c[3] &&
         a[14] === b[0] && a[15] === b[1] && a[16] === b[2] && a[17] === b[3] &&
         a[18] === Math.fround(material.roughness) && a[19] === Math.fround(material.metalness) &&
+        a[21] === Math.fround(material.normal_scale) && a[22] === Math.fround(material.occlusion_strength) &&
+        a[23] === material.emissive[0] && a[24] === material.emissive[1] && a[25] === material.emissive[2] &&
+        a[26] === Math.fround(material.transparency === "masked" ? material.alpha_cutoff : 0) &&
+        a[27] === texture_bits(material) &&
         // a matrix set from outside: its version (as float32, exact up to 2^24 changes, then wrapping through the same test)
         a[20] === Math.fround(mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216)
     );
@@ -259,4 +263,9 @@ function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): 
     a[18] = material.roughness;
     a[19] = material.metalness;
     a[20] = mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216;
+    a[21] = material.normal_scale;
+    a[22] = material.occlusion_strength;
+    a.set(material.emissive, 23);
+    a[26] = material.transparency === "masked" ? material.alpha_cutoff : 0;
+    a[27] = texture_bits(material);
 }

@@ -1,7 +1,7 @@
 import { CAMERA_WGSL } from "../scene/Camera.js";
 
 /** Floats per object in the object storage buffer (see `OBJECT_WGSL`). */
-export const OBJECT_FLOATS = 56;
+export const OBJECT_FLOATS = 60;
 export const OBJECT_BYTES = OBJECT_FLOATS * 4;
 
 /** Per-object data, one entry per drawn mesh, indexed by instance index. */
@@ -13,12 +13,16 @@ struct ObjectData {
     normal_1: vec4f,
     normal_2: vec4f,
     base_color: vec4f,
-    // roughness, metalness, unused, unused
+    // roughness, metalness, normal scale, occlusion strength
     params: vec4f,
-    // object id, material id, flags (GBufferFlags: bit 0 lit, bit 1 textured, bit 2 receives decals), unused
+    // object id, material id, flags (GBufferFlags: bit 0 lit, bit 1 textured, bit 2 receives decals),
+    // texture bits (bit i: slot i samples uv set 1, slots base colour, metallic-roughness, normal, occlusion,
+    // emissive; bit 8: a normal map is bound)
     ids: vec4u,
     // last frame's model matrix (this frame's for a mesh not drawn last frame): per-object motion (Velocity)
     previous_model: mat4x4f,
+    // emissive radiance (rgb), alpha cutoff (w; 0 for materials that are not masked)
+    surface: vec4f,
 };
 `;
 
@@ -108,10 +112,11 @@ fn point_attenuation(distance: f32, range: f32) -> f32 {
     return window * window / max(distance * distance, 1e-4);
 }
 
-// Ambient and the sun.
-fn shade_ambient_sun(lights: ptr<uniform, Lights>, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32) -> vec3f {
+// The sun, times \`visible\` (1 in full sun, less where something stands between the sun and the point). The ambient term is the caller's
+// (ambient * albedo * occlusion, or the environment's light).
+fn shade_sun(lights: ptr<uniform, Lights>, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32, visible: f32) -> vec3f {
     let sun_l = -normalize((*lights).sun_direction.xyz);
-    return (*lights).ambient.rgb * albedo + brdf(n, v, sun_l, albedo, roughness, metalness) * (*lights).sun_color.rgb;
+    return brdf(n, v, sun_l, albedo, roughness, metalness) * (*lights).sun_color.rgb * visible;
 }
 
 // One point light; zero beyond its range.

@@ -1,5 +1,7 @@
 import { mat3 } from "gl-matrix";
+import { slot_uv_set } from "../scene/MaterialTexture.js";
 import type { Mesh } from "../scene/Mesh.js";
+import type { StandardMaterial } from "../scene/StandardMaterial.js";
 
 /**
  * Writes the per-object data every mesh draw shares (the layout of `mesh_wgsl.ts`'s object struct) for `mesh` at
@@ -29,6 +31,26 @@ export function write_object_data(f: Float32Array, u: Uint32Array, o: number, me
     f[o + 31] = c[3] * t[3];
     f[o + 32] = material.roughness;
     f[o + 33] = material.metalness;
+    f[o + 34] = material.normal_scale;
+    f[o + 35] = material.occlusion_strength;
     u[o + 36] = mesh.object_id;
     u[o + 37] = material.id;
+    u[o + 39] = texture_bits(material);
+    const e = material.emissive;
+    f[o + 56] = e[0];
+    f[o + 57] = e[1];
+    f[o + 58] = e[2];
+    f[o + 59] = material.transparency === "masked" ? material.alpha_cutoff : 0;
+}
+
+/** The object data's texture bits (`ids.w`): which slots sample uv set 1, and whether a normal map is bound. */
+export function texture_bits(material: StandardMaterial): number {
+    return (
+        slot_uv_set(material.base_color_texture) |
+        (slot_uv_set(material.metallic_roughness_texture) << 1) |
+        (slot_uv_set(material.normal_texture) << 2) |
+        (slot_uv_set(material.occlusion_texture) << 3) |
+        (slot_uv_set(material.emissive_texture) << 4) |
+        (material.normal_texture !== null ? 256 : 0)
+    );
 }

@@ -155,7 +155,7 @@ export class VelocityStep {
         if (list.opaque_run_count > 0) {
             pass.setPipeline(state.mesh_pipeline);
             pass.setBindGroup(0, gbuffer_state.scene_group!);
-            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, true);
+            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous");
         }
         pass.end();
     }

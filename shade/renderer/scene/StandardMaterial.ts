@@ -1,30 +1,66 @@
-/** How a material composes with what is behind it. */
-export type TransparencyMode = "opaque" | "blended";
+import type { MaterialTextureSlot } from "./MaterialTexture.js";
+
+/**
+ * How a material composes with what is behind it: `opaque` and `masked` draw into the G-buffer (`masked`
+ * discards where the coverage, base colour alpha times texture alpha, is below `alpha_cutoff`); `blended` is
+ * drawn in the forward transparency step, composed over the scene by its coverage.
+ */
+export type TransparencyMode = "opaque" | "masked" | "blended";
+
+const MODES: readonly TransparencyMode[] = ["opaque", "masked", "blended"];
 
 export interface StandardMaterialSpec {
-    /** Linear RGBA; alpha is coverage for blended materials. Default white. */
+    /** Linear RGBA; alpha is coverage for blended and masked materials. Default white. */
     readonly base_color?: ArrayLike<number>;
     /** 0 (mirror) .. 1 (matte). Default 0.6. */
     readonly roughness?: number;
     /** 0 (dielectric) .. 1 (metal). Default 0. */
     readonly metalness?: number;
-    /** Multiplies `base_color`; sampled with the geometry's uv (sRGB texture for colour). */
-    readonly base_color_texture?: GPUTexture | null;
+    /** Multiplies `base_color` (an sRGB texture for colour). */
+    readonly base_color_texture?: MaterialTextureSlot;
+    /** Roughness in G and metalness in B multiply `roughness` and `metalness` (glTF's layout; linear). */
+    readonly metallic_roughness_texture?: MaterialTextureSlot;
+    /** Tangent-space normal map (linear); tangents from the geometry's `tangent`, else from screen derivatives. */
+    readonly normal_texture?: MaterialTextureSlot;
+    /** Scales the normal map's X and Y. Default 1. */
+    readonly normal_scale?: number;
+    /** Ambient occlusion in R (linear): darkens the ambient and environment light only. */
+    readonly occlusion_texture?: MaterialTextureSlot;
+    /** 0 (occlusion map ignored) .. 1 (full). Default 1. */
+    readonly occlusion_strength?: number;
+    /** Linear RGB radiance the surface emits, added after lighting. Default black. */
+    readonly emissive?: ArrayLike<number>;
+    /** Multiplies `emissive` (an sRGB texture). */
+    readonly emissive_texture?: MaterialTextureSlot;
     readonly transparency?: TransparencyMode;
+    /** For `masked`: coverage below it is cut away. Default 0.5. */
+    readonly alpha_cutoff?: number;
+    /** Both faces drawn, the back one with its normal flipped. Default false (back faces culled). */
+    readonly double_sided?: boolean;
     readonly label?: string;
 }
 
 /**
- * The physically based material: base colour (optionally textured), roughness, metalness, and whether it
- * is drawn opaque into the G-buffer or blended in the forward transparency step. Fields are read every frame.
+ * The physically based material (glTF's metallic-roughness model): base colour, roughness and metalness, each
+ * optionally textured; normal, occlusion and emissive maps; opaque, masked or blended; single- or double-sided.
+ * Factors are read every frame; textures are `GPUTexture`s on the device the renderer draws with, or
+ * `MaterialTexture`s naming a uv set and sampler.
  */
 export class StandardMaterial {
     readonly base_color = new Float32Array([1, 1, 1, 1]);
     roughness: number;
     metalness: number;
-    /** A texture on the device the renderer draws with; null for none. */
-    base_color_texture: GPUTexture | null;
+    base_color_texture: MaterialTextureSlot;
+    metallic_roughness_texture: MaterialTextureSlot;
+    normal_texture: MaterialTextureSlot;
+    normal_scale: number;
+    occlusion_texture: MaterialTextureSlot;
+    occlusion_strength: number;
+    readonly emissive = new Float32Array([0, 0, 0]);
+    emissive_texture: MaterialTextureSlot;
     transparency: TransparencyMode;
+    alpha_cutoff: number;
+    double_sided: boolean;
     readonly label: string;
     /** Stable identity for sorting and the G-buffer's material index. */
     readonly id: number;
@@ -32,20 +68,35 @@ export class StandardMaterial {
     static #next_id = 1;
 
     constructor(spec: StandardMaterialSpec = {}) {
+        this.id = StandardMaterial.#next_id++;
+        this.label = spec.label ?? `material ${this.id}`;
         if (spec.base_color !== undefined) {
             if (spec.base_color.length !== 3 && spec.base_color.length !== 4) {
-                throw new RangeError(`StandardMaterial: base_color is RGB or RGBA, got ${spec.base_color.length} values`);
+                throw new RangeError(`StandardMaterial '${this.label}': base_color is RGB or RGBA, got ${spec.base_color.length} values`);
             }
             for (let i = 0; i < spec.base_color.length; i++) this.base_color[i] = spec.base_color[i];
+        }
+        if (spec.emissive !== undefined) {
+            if (spec.emissive.length !== 3) throw new RangeError(`StandardMaterial '${this.label}': emissive is RGB, got ${spec.emissive.length} values`);
+            for (let i = 0; i < 3; i++) this.emissive[i] = spec.emissive[i];
         }
         this.roughness = spec.roughness ?? 0.6;
         this.metalness = spec.metalness ?? 0;
         this.base_color_texture = spec.base_color_texture ?? null;
+        this.metallic_roughness_texture = spec.metallic_roughness_texture ?? null;
+        this.normal_texture = spec.normal_texture ?? null;
+        this.normal_scale = spec.normal_scale ?? 1;
+        this.occlusion_texture = spec.occlusion_texture ?? null;
+        this.occlusion_strength = spec.occlusion_strength ?? 1;
+        this.emissive_texture = spec.emissive_texture ?? null;
         this.transparency = spec.transparency ?? "opaque";
-        this.id = StandardMaterial.#next_id++;
-        this.label = spec.label ?? `material ${this.id}`;
-        if (this.transparency !== "opaque" && this.transparency !== "blended") {
-            throw new TypeError(`StandardMaterial '${this.label}': transparency is 'opaque' or 'blended', got '${String(this.transparency)}'`);
+        this.alpha_cutoff = spec.alpha_cutoff ?? 0.5;
+        this.double_sided = spec.double_sided ?? false;
+        if (!MODES.includes(this.transparency)) {
+            throw new TypeError(`StandardMaterial '${this.label}': transparency is 'opaque', 'masked' or 'blended', got '${String(this.transparency)}'`);
+        }
+        if (!(this.alpha_cutoff >= 0 && this.alpha_cutoff <= 1)) {
+            throw new RangeError(`StandardMaterial '${this.label}': alpha_cutoff is 0..1, got ${this.alpha_cutoff}`);
         }
     }
 }

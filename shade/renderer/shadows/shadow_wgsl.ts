@@ -45,12 +45,6 @@ fn sun_shadow(p: vec3f, n: vec3f, view_depth: f32) -> f32 {
     }
     return lit / 9.0;
 }
-
-// Ambient and the sun, the sun scaled by the shadow factor.
-fn shade_ambient_sun_shadowed(lights: ptr<uniform, Lights>, n: vec3f, v: vec3f, albedo: vec3f, roughness: f32, metalness: f32, sun: f32) -> vec3f {
-    let sun_l = -normalize((*lights).sun_direction.xyz);
-    return (*lights).ambient.rgb * albedo + brdf(n, v, sun_l, albedo, roughness, metalness) * (*lights).sun_color.rgb * sun;
-}
 `;
 
 /** The bind group layout entries of the shadow map as a lighting shader binds it, from `first` on. */

@@ -157,6 +157,8 @@ function entry_for(device: GPUDevice, state: DeviceState, mesh: Mesh, frame: num
     // uvs and indices are the geometry's (re-uploads may replace its buffers)
     const output = entry.output;
     output.uv = source.uv;
+    output.tangent = source.tangent;
+    output.uv1 = source.uv1;
     output.index = source.index;
     output.index_format = source.index_format;
     output.index_count = source.index_count;
@@ -198,6 +200,9 @@ function make_entry(device: GPUDevice, state: DeviceState, mesh: Mesh, source: G
             previous_position: positions[0],
             normal,
             uv: source.uv,
+            // tangents are not skinned: a normal-mapped skinned mesh shades with its rest-pose tangents
+            tangent: source.tangent,
+            uv1: source.uv1,
             index: source.index,
             index_format: source.index_format,
             index_count: source.index_count,

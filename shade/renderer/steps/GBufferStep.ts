@@ -7,7 +7,8 @@ import { ViewTextures } from "../extension/ViewTextures.js";
 import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
 import { MaterialBindings } from "../mesh/MaterialBindings.js";
 import { MeshDrawList, type DrawRun } from "../mesh/MeshDrawList.js";
-import { MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
+import { SURFACE_VERTEX_BUFFERS, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
+import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import type { Scene } from "../scene/Scene.js";
 
@@ -17,42 +18,42 @@ export const GBUFFER_FORMATS = {
     normal: "rgba16float",
     material: "rgba8uint",
     object_id: "r32uint",
+    emissive: "rgba16float",
     depth: "depth32float",
 } as const satisfies Record<string, GPUTextureFormat>;
 
 const TARGET_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 
 const GBUFFER_WGSL = /* wgsl */ `
-${MESH_VERTEX_WGSL}
-@group(1) @binding(0) var base_sampler: sampler;
-@group(1) @binding(1) var base_texture: texture_2d<f32>;
+${SURFACE_WGSL}
+// pipelines for masked materials set it: the discard (and the early depth test it costs) only where needed
+override MASKED: bool = false;
 
 struct GBufferOut {
     @location(0) albedo: vec4f,
     @location(1) normal: vec4f,
     @location(2) material: vec4u,
     @location(3) object_id: u32,
+    @location(4) emissive: vec4f,
 };
 
 @fragment
-fn fs_gbuffer(in: MeshVarying, @builtin(front_facing) front: bool) -> GBufferOut {
+fn fs_gbuffer(in: SurfaceVarying, @builtin(front_facing) front: bool) -> GBufferOut {
     let o = objects[in.object];
-    // sampled for every object (uniform control flow); untextured materials bind a white texel
-    let texel = textureSample(base_texture, base_sampler, in.uv);
-    let albedo = o.base_color.rgb * texel.rgb;
-    var n = normalize(in.normal);
-    if (!front) { n = -n; }
+    let s = material_surface(in, front, MASKED);
     var out: GBufferOut;
-    out.albedo = vec4f(albedo, 1.0);
-    out.normal = vec4f(n, o.params.x);
-    out.material = vec4u(u32(clamp(o.params.y, 0.0, 1.0) * 255.0 + 0.5), o.ids.z & 255u, o.ids.y & 255u, 0u);
+    out.albedo = vec4f(s.albedo, 1.0);
+    out.normal = vec4f(s.normal, s.roughness);
+    out.material = vec4u(u32(clamp(s.metalness, 0.0, 1.0) * 255.0 + 0.5), o.ids.z & 255u, o.ids.y & 255u, 0u);
     out.object_id = o.ids.x;
+    out.emissive = vec4f(s.emissive, s.occlusion);
     return out;
 }
 `;
 
 interface DeviceState {
-    readonly pipeline: GPURenderPipeline;
+    /** By `material_variant`: single- and double-sided, opaque and masked. */
+    readonly pipelines: readonly GPURenderPipeline[];
     readonly scene_layout: GPUBindGroupLayout;
     readonly geometries: GPUGeometryCache;
     readonly materials: MaterialBindings;
@@ -77,12 +78,15 @@ export class GBufferStep {
     #normal = -1;
     #material = -1;
     #object_id = -1;
+    #emissive = -1;
     #depth = -1;
     #camera: GPUBuffer | null = null;
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "gbuffer", colorAttachments: this.#colors };
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     static readonly #up_normal: GPUColorDict = { r: 0, g: 1, b: 0, a: 0 };
+    // nothing emitted, nothing occluded
+    static readonly #no_emission: GPUColorDict = { r: 0, g: 0, b: 0, a: 1 };
 
     record(frame: FrameContext, scene: Scene): void {
         const w = frame.resolution[0];
@@ -98,6 +102,7 @@ export class GBufferStep {
         this.#normal = pass.write(pass.create("gbuffer normal", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.normal, TARGET_USAGE)));
         this.#material = pass.write(pass.create("gbuffer material", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.material, TARGET_USAGE)));
         this.#object_id = pass.write(pass.create("gbuffer object id", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.object_id, TARGET_USAGE)));
+        this.#emissive = pass.write(pass.create("gbuffer emissive", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.emissive, TARGET_USAGE)));
         this.#depth = pass.write(pass.create("depth", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.depth, TARGET_USAGE)));
 
         const g = frame.create(GBufferTextures);
@@ -105,6 +110,7 @@ export class GBufferStep {
         g.normal = this.#normal;
         g.material = this.#material;
         g.object_id = this.#object_id;
+        g.emissive = this.#emissive;
         frame.create(ViewTextures).depth = this.#depth;
     }
 
@@ -150,34 +156,60 @@ export class GBufferStep {
         colors[1] = resources.color_attachment(this.#normal, GBufferStep.#up_normal);
         colors[2] = resources.color_attachment(this.#material);
         colors[3] = resources.color_attachment(this.#object_id);
+        colors[4] = resources.color_attachment(this.#emissive, GBufferStep.#no_emission);
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth, 1);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         const list = this.draw_list;
         if (list.opaque_run_count > 0) {
-            pass.setPipeline(state.pipeline);
             pass.setBindGroup(0, group);
-            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, false);
+            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", state.pipelines);
         }
         pass.end();
     }
 }
 
-/** Draws runs with one pipeline already set: binds materials and geometry only when they change. */
+/**
+ * The pipeline variant a material draws with (index into a pass's pipelines): bit 0 double-sided (no culling),
+ * bit 1 masked (the discard below the cutoff).
+ */
+export function material_variant(material: StandardMaterial): number {
+    return (material.double_sided ? 1 : 0) | (material.transparency === "masked" ? 2 : 0);
+}
+
+/**
+ * Which vertex buffers a pass's pipeline reads beyond positions, normals and uvs (0-2): `surface` tangents and
+ * uv1 at 3 and 4 (`SURFACE_VERTEX_BUFFERS`), `previous` last frame's positions at 3 (the velocity product's),
+ * `plain` none.
+ */
+export type RunVertexBuffers = "plain" | "surface" | "previous";
+
+/**
+ * Draws runs: binds materials and geometry only when they change. With `pipelines` (by `material_variant`) it
+ * sets the pipeline whenever the variant changes; without, the caller has set one.
+ */
 export function draw_runs(
     pass: GPURenderPassEncoder,
     state: { geometries: GPUGeometryCache; materials: MaterialBindings },
     runs: readonly DrawRun[],
     count: number,
-    /** Also binds last frame's positions at vertex buffer 3 (the velocity product's pipeline reads them). */
-    previous_positions: boolean,
+    buffers: RunVertexBuffers,
+    pipelines: readonly GPURenderPipeline[] | null = null,
 ): void {
     let bound_geometry: GPUGeometry | null = null;
     let bound_source: unknown = null;
     let bound_material: unknown = null;
+    let bound_pipeline: GPURenderPipeline | null = null;
     for (let i = 0; i < count; i++) {
         const run = runs[i];
         if (run.material !== bound_material) {
+            if (pipelines !== null) {
+                const pipeline = pipelines[material_variant(run.material)];
+                if (pipeline !== bound_pipeline) {
+                    pass.setPipeline(pipeline);
+                    bound_pipeline = pipeline;
+                }
+            }
             pass.setBindGroup(1, state.materials.group(run.material));
             bound_material = run.material;
         }
@@ -191,7 +223,10 @@ export function draw_runs(
                 pass.setVertexBuffer(0, geometry.position);
                 pass.setVertexBuffer(1, geometry.normal);
                 pass.setVertexBuffer(2, geometry.uv);
-                if (previous_positions) pass.setVertexBuffer(3, geometry.previous_position);
+                if (buffers === "surface") {
+                    pass.setVertexBuffer(3, geometry.tangent);
+                    pass.setVertexBuffer(4, geometry.uv1);
+                } else if (buffers === "previous") pass.setVertexBuffer(3, geometry.previous_position);
                 pass.setIndexBuffer(geometry.index, geometry.index_format);
                 bound_geometry = geometry;
             }
@@ -228,25 +263,35 @@ function build_state(device: GPUDevice): DeviceState {
     const scene_layout = make_scene_layout(device);
     const materials = new MaterialBindings(device);
     const module = device.createShaderModule({ label: "gbuffer shader", code: GBUFFER_WGSL });
-    const pipeline = device.createRenderPipeline({
-        label: "gbuffer pipeline",
-        layout: device.createPipelineLayout({ label: "gbuffer pipeline layout", bindGroupLayouts: [scene_layout, materials.layout] }),
-        vertex: { module, entryPoint: "vs_mesh", buffers: MESH_VERTEX_BUFFERS },
-        fragment: {
-            module,
-            entryPoint: "fs_gbuffer",
-            targets: [
-                { format: GBUFFER_FORMATS.albedo },
-                { format: GBUFFER_FORMATS.normal },
-                { format: GBUFFER_FORMATS.material },
-                { format: GBUFFER_FORMATS.object_id },
-            ],
-        },
-        primitive: { topology: "triangle-list", cullMode: "back", frontFace: "ccw" },
-        depthStencil: { format: GBUFFER_FORMATS.depth, depthWriteEnabled: true, depthCompare: "less" },
-    });
+    const layout = device.createPipelineLayout({ label: "gbuffer pipeline layout", bindGroupLayouts: [scene_layout, materials.layout] });
+    const pipelines: GPURenderPipeline[] = [];
+    for (let variant = 0; variant < 4; variant++) {
+        const double_sided = (variant & 1) !== 0;
+        const masked = (variant & 2) !== 0;
+        pipelines.push(
+            device.createRenderPipeline({
+                label: `gbuffer pipeline${double_sided ? " (double-sided)" : ""}${masked ? " (masked)" : ""}`,
+                layout,
+                vertex: { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS },
+                fragment: {
+                    module,
+                    entryPoint: "fs_gbuffer",
+                    constants: { MASKED: masked ? 1 : 0 },
+                    targets: [
+                        { format: GBUFFER_FORMATS.albedo },
+                        { format: GBUFFER_FORMATS.normal },
+                        { format: GBUFFER_FORMATS.material },
+                        { format: GBUFFER_FORMATS.object_id },
+                        { format: GBUFFER_FORMATS.emissive },
+                    ],
+                },
+                primitive: { topology: "triangle-list", cullMode: double_sided ? "none" : "back", frontFace: "ccw" },
+                depthStencil: { format: GBUFFER_FORMATS.depth, depthWriteEnabled: true, depthCompare: "less" },
+            }),
+        );
+    }
     return {
-        pipeline,
+        pipelines,
         scene_layout,
         geometries: GPUGeometryCache.of(device),
         materials,

@@ -60,6 +60,8 @@ ${LIGHTING_WGSL}
 @group(0) @binding(4) var material_target: texture_2d<u32>;
 @group(0) @binding(5) var depth_target: texture_depth_2d;
 @group(0) @binding(6) var<storage, read> light_tiles: array<u32>;
+// emitted radiance (rgb) and ambient occlusion (a) of the surface
+@group(0) @binding(10) var emissive_target: texture_2d<f32>;
 ${shadows ? SHADOW_BINDINGS_WGSL : ""}
 ${FULLSCREEN_VERTEX_WGSL}
 
@@ -83,8 +85,12 @@ fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     let v = normalize(camera.position.xyz - p);
     let metalness = f32(material.x) / 255.0;
     let roughness = normal_roughness.w;
-    ${shadows ? SHADOWED_SUN_WGSL : "var color = shade_ambient_sun(&lights, n, v, albedo, roughness, metalness);"}
+    let emissive_occlusion = textureLoad(emissive_target, pixel, 0);
+    let occlusion = emissive_occlusion.a;
+    ${shadows ? SHADOWED_SUN_WGSL : "var color = shade_sun(&lights, n, v, albedo, roughness, metalness, 1.0);"}
+    color += lights.ambient.rgb * albedo * occlusion;
     color += shade_tile_points(&lights, vec2u(pixel), p, n, v, albedo, roughness, metalness);
+    color += emissive_occlusion.rgb;
     return vec4f(color, 1.0);
 }
 `;
@@ -98,7 +104,7 @@ ${SHADOW_WGSL}
 
 const SHADOWED_SUN_WGSL = /* wgsl */ `let view_depth = -(camera.view * vec4f(p, 1.0)).z;
     let sun = sun_shadow(p, n, view_depth);
-    var color = shade_ambient_sun_shadowed(&lights, n, v, albedo, roughness, metalness, sun);`;
+    var color = shade_sun(&lights, n, v, albedo, roughness, metalness, sun);`;
 
 interface DeviceState {
     readonly pipeline: GPURenderPipeline;
@@ -124,13 +130,15 @@ export class LightingStep {
     #normal = -1;
     #material = -1;
     #depth = -1;
+    #emissive = -1;
     #output = -1;
     #shadow_map = -1;
     #shadow_cascades: GPUBuffer | null = null;
     #scene: Scene | null = null;
     #camera: GPUBuffer | null = null;
-    readonly #keys: unknown[] = [null, null, null, null, null, null, null];
-    readonly #shadow_keys: unknown[] = [null, null, null, null, null, null, null, null, null, null];
+    // bindings 0-6, the emissive target (10), then the shadow map's three (7-9) when shadowed
+    readonly #keys: unknown[] = [null, null, null, null, null, null, null, null];
+    readonly #shadow_keys: unknown[] = [null, null, null, null, null, null, null, null, null, null, null];
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "lighting", colorAttachments: this.#colors };
     readonly #compute_descriptor: GPUComputePassDescriptor = { label: "lighting (compute)" };
@@ -146,6 +154,7 @@ export class LightingStep {
         this.#albedo = pass.read(g.albedo);
         this.#normal = pass.read(g.normal);
         this.#material = pass.read(g.material);
+        this.#emissive = pass.read(g.emissive);
         this.#depth = pass.read(frame.get(ViewTextures).depth);
         // the sun's shadow map when a shadow extension published one; otherwise the shadowless shader
         if (frame.has(ShadowMap)) {
@@ -183,10 +192,11 @@ export class LightingStep {
         keys[4] = resources.view(this.#material);
         keys[5] = resources.view(this.#depth);
         keys[6] = this.tiles.upload(device);
+        keys[7] = resources.view(this.#emissive);
         if (shadowed) {
-            keys[7] = resources.view(this.#shadow_map);
-            keys[8] = state.shadow_sampler;
-            keys[9] = this.#shadow_cascades;
+            keys[8] = resources.view(this.#shadow_map);
+            keys[9] = state.shadow_sampler;
+            keys[10] = this.#shadow_cascades;
         }
         if (use_compute(device, "auto")) {
             const compute = state.compute ?? (state.compute = build_compute(device, state));
@@ -248,7 +258,7 @@ function compute_group_for(device: GPUDevice, compute: ComputeState, keys: unkno
 function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUBindGroup {
     const cached = state.groups.find(keys);
     if (cached !== null) return cached;
-    const group = device.createBindGroup({ label: keys.length > 7 ? "lighting bind group (shadowed)" : "lighting bind group", layout: state.layout, entries: group_entries(keys) });
+    const group = device.createBindGroup({ label: keys.length > 8 ? "lighting bind group (shadowed)" : "lighting bind group", layout: state.layout, entries: group_entries(keys) });
     return state.groups.add(keys, group);
 }
 
@@ -262,12 +272,13 @@ function group_entries(keys: unknown[]): GPUBindGroupEntry[] {
             { binding: 4, resource: keys[4] as GPUTextureView },
             { binding: 5, resource: keys[5] as GPUTextureView },
             { binding: 6, resource: { buffer: keys[6] as GPUBuffer } },
+            { binding: 10, resource: keys[7] as GPUTextureView },
     ];
-    if (keys.length > 7) {
+    if (keys.length > 8) {
         entries.push(
-            { binding: 7, resource: keys[7] as GPUTextureView },
-            { binding: 8, resource: keys[8] as GPUSampler },
-            { binding: 9, resource: { buffer: keys[9] as GPUBuffer } },
+            { binding: 7, resource: keys[8] as GPUTextureView },
+            { binding: 8, resource: keys[9] as GPUSampler },
+            { binding: 9, resource: { buffer: keys[10] as GPUBuffer } },
         );
     }
     return entries;
@@ -284,6 +295,7 @@ function build_state(device: GPUDevice, shadowed: boolean): DeviceState {
             { binding: 4, visibility: F, texture: { sampleType: "uint" } },
             { binding: 5, visibility: F, texture: { sampleType: "depth" } },
             { binding: 6, visibility: F, buffer: { type: "read-only-storage" } },
+            { binding: 10, visibility: F, texture: { sampleType: "unfilterable-float" } },
     ];
     if (shadowed) entries.push(...shadow_layout_entries(7, F));
     const layout = device.createBindGroupLayout({ label: `${label} bind group layout`, entries });

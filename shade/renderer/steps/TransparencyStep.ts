@@ -5,8 +5,9 @@ import { SceneColor } from "../extension/SceneColor.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
 import type { LightsBuffer } from "../mesh/LightsBuffer.js";
 import type { LightTiles } from "../mesh/LightTiles.js";
-import { LIGHTING_WGSL, MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
-import { GBUFFER_FORMATS, MESH_VERTEX_BUFFERS, draw_runs, type GBufferStep } from "./GBufferStep.js";
+import { LIGHTING_WGSL } from "../mesh/mesh_wgsl.js";
+import { SURFACE_VERTEX_BUFFERS, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
+import { GBUFFER_FORMATS, draw_runs, type GBufferStep } from "./GBufferStep.js";
 import { SCENE_COLOR_FORMAT } from "./LightingStep.js";
 import { ShadowMap } from "../shadows/ShadowMap.js";
 import { shadow_layout_entries, SHADOW_WGSL } from "../shadows/shadow_wgsl.js";
@@ -14,24 +15,21 @@ import { shadow_layout_entries, SHADOW_WGSL } from "../shadows/shadow_wgsl.js";
 /** The forward shader; `shadows` adds the sun's shadow map at group 2, bindings 2-4. */
 function forward_wgsl(shadows: boolean): string {
     return /* wgsl */ `
-${MESH_VERTEX_WGSL}
+${SURFACE_WGSL}
 ${LIGHTING_WGSL}
-@group(1) @binding(0) var base_sampler: sampler;
-@group(1) @binding(1) var base_texture: texture_2d<f32>;
 @group(2) @binding(0) var<uniform> lights: Lights;
 @group(2) @binding(1) var<storage, read> light_tiles: array<u32>;
 ${shadows ? SHADOW_BINDINGS_WGSL : ""}
 @fragment
-fn fs_forward(in: MeshVarying, @builtin(front_facing) front: bool) -> @location(0) vec4f {
-    let o = objects[in.object];
-    let texel = textureSample(base_texture, base_sampler, in.uv);
-    let base = o.base_color * texel;
-    var n = normalize(in.normal);
-    if (!front) { n = -n; }
+fn fs_forward(in: SurfaceVarying, @builtin(front_facing) front: bool) -> @location(0) vec4f {
+    let s = material_surface(in, front, false);
+    let n = s.normal;
     let v = normalize(camera.position.xyz - in.world_position);
-    ${shadows ? SHADOWED_SUN_WGSL : "var color = shade_ambient_sun(&lights, n, v, base.rgb, o.params.x, o.params.y);"}
-    color += shade_tile_points(&lights, vec2u(in.clip.xy), in.world_position, n, v, base.rgb, o.params.x, o.params.y);
-    return vec4f(color, base.a);
+    ${shadows ? SHADOWED_SUN_WGSL : "var color = shade_sun(&lights, n, v, s.albedo, s.roughness, s.metalness, 1.0);"}
+    color += lights.ambient.rgb * s.albedo * s.occlusion;
+    color += shade_tile_points(&lights, vec2u(in.clip.xy), in.world_position, n, v, s.albedo, s.roughness, s.metalness);
+    color += s.emissive;
+    return vec4f(color, s.alpha);
 }
 `;
 }
@@ -43,7 +41,7 @@ ${SHADOW_WGSL}
 `;
 
 const SHADOWED_SUN_WGSL = /* wgsl */ `let sun = sun_shadow(in.world_position, n, -(camera.view * vec4f(in.world_position, 1.0)).z);
-    var color = shade_ambient_sun_shadowed(&lights, n, v, base.rgb, o.params.x, o.params.y, sun);`;
+    var color = shade_sun(&lights, n, v, s.albedo, s.roughness, s.metalness, sun);`;
 
 interface DeviceState {
     readonly pipeline: GPURenderPipeline;
@@ -139,7 +137,7 @@ export class TransparencyStep {
         pass.setBindGroup(0, gbuffer_state.scene_group!);
         pass.setBindGroup(2, state.lights_group!);
         const list = this.#gbuffer.draw_list;
-        draw_runs(pass, gbuffer_state, list.blended_runs, list.blended_run_count, false);
+        draw_runs(pass, gbuffer_state, list.blended_runs, list.blended_run_count, "surface");
         pass.end();
     }
 }
@@ -159,7 +157,7 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
             label: `${label} pipeline layout`,
             bindGroupLayouts: [scene_layout, material_layout, lights_layout],
         }),
-        vertex: { module, entryPoint: "vs_mesh", buffers: MESH_VERTEX_BUFFERS },
+        vertex: { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS },
         fragment: {
             module,
             entryPoint: "fs_forward",

@@ -1,5 +1,6 @@
 // Loading the three sample models on Dawn (SwiftShader): what the Model exposes, GPU textures and buffers made,
 // the BoxTextured logo read back the right way up, data URIs, and progress events.
+import { MaterialTexture, slot_texture } from "../../../shade/renderer/scene/MaterialTexture.js";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { GPUMemoryTracker } from "../../../shade/device/GPUMemoryTracker.js";
@@ -77,7 +78,7 @@ describe("load_gltf: BoxTextured (.gltf + .bin + png)", () => {
             for (const textures of [undefined, model.textures]) {
                 const scene = new Scene();
                 const material = make_standard_material(description, "box", textures);
-                expect(material.base_color_texture).toBe(textures === undefined ? null : model.textures[0].texture);
+                expect(slot_texture(material.base_color_texture)).toBe(textures === undefined ? null : model.textures[0].texture);
                 scene.add(new Mesh(model.meshes[0].primitives[0].geometry, material)).rotation.set([0.2, 0.3, 0, 0.93]);
                 const renderer = new Renderer({ device, target: new TextureRenderTarget(64, 64), scene, feature_taa_enabled: false });
                 renderer.view.camera.position.set([0, 0, 2.2]);
@@ -106,12 +107,14 @@ describe("load_gltf: BoxTextured (.gltf + .bin + png)", () => {
         });
     });
 
-    it("make_standard_material refuses a base colour texture it would draw wrong (uv set 1, a texture transform), naming the material", async () => {
+    it("make_standard_material refuses a texture it would draw wrong (uv set 2, a texture transform), naming the material and slot", async () => {
         await with_gpu_device(async (device) => {
             const model = await load_gltf(BOX, { device });
             const description = model.materials[0];
+            const on_uv2 = { ...description, base_color_texture: { ...description.base_color_texture!, tex_coord: 2 } };
+            expect(() => make_standard_material(on_uv2, "crate", model.textures)).toThrow("material 'crate': its base colour texture uses uv set 2");
             const on_uv1 = { ...description, base_color_texture: { ...description.base_color_texture!, tex_coord: 1 } };
-            expect(() => make_standard_material(on_uv1, "crate", model.textures)).toThrow("material 'crate': its base colour texture uses uv set 1");
+            expect((make_standard_material(on_uv1, "crate", model.textures).base_color_texture as MaterialTexture).uv_set).toBe(1);
             const moved = { ...description, base_color_texture: { ...description.base_color_texture!, transform: { offset: [0, 0] as const, rotation: 0, scale: [2, 2] as const, tex_coord: 0 } } };
             expect(() => make_standard_material(moved, "crate", model.textures)).toThrow("KHR_texture_transform");
             model.destroy();
