@@ -1,4 +1,5 @@
 import { vec3 } from "gl-matrix";
+import type { Environment } from "../environment/Environment.js";
 import { DirectionalLight } from "./DirectionalLight.js";
 import type { Mesh } from "./Mesh.js";
 import type { PointLight } from "./PointLight.js";
@@ -20,6 +21,11 @@ export class Scene {
     readonly ambient: Float32Array = vec3.fromValues(0.03, 0.035, 0.045) as Float32Array;
     /** Linear RGB radiance of pixels no opaque mesh covers (the sky behind the scene), read every frame. */
     readonly sky: Float32Array = vec3.fromValues(0.05, 0.07, 0.1) as Float32Array;
+    /**
+     * Image-based light from all around: when set, the lighting shades ambient light from it in place of
+     * `ambient`, and pixels no opaque mesh covers show it in place of `sky`. The sun and point lights stay.
+     */
+    environment: Environment | null = null;
     #version = 0;
     #next_id = 1;
 

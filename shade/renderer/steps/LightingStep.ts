@@ -15,6 +15,7 @@ import type { Scene } from "../scene/Scene.js";
 import { ShadowMap } from "../shadows/ShadowMap.js";
 import { shadow_layout_entries, SHADOW_WGSL } from "../shadows/shadow_wgsl.js";
 import { use_compute } from "../fullscreen/FullscreenPath.js";
+import { environment_bindings_wgsl, environment_layout_entries, ENVIRONMENT_WGSL } from "../environment/environment_wgsl.js";
 
 /** Format of the HDR scene colour. */
 export const SCENE_COLOR_FORMAT: GPUTextureFormat = "rgba16float";
@@ -22,6 +23,8 @@ export const SCENE_COLOR_FORMAT: GPUTextureFormat = "rgba16float";
 const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x08 /* STORAGE_BINDING */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 /** Binding of the compute path's output (group 0), clear of the raster path's bindings. */
 const COMPUTE_OUTPUT_BINDING = 15;
+/** First of the scene environment's five bindings (16-20, `environment_bindings_wgsl`), past the compute output. */
+const ENVIRONMENT_BINDING = 16;
 
 const FRAGMENT_ENTRY = "@fragment\nfn fs_main(in: FullscreenVarying) -> @location(0) vec4f {";
 
@@ -29,8 +32,8 @@ const FRAGMENT_ENTRY = "@fragment\nfn fs_main(in: FullscreenVarying) -> @locatio
  * The deferred lighting as a compute shader: the fragment entry of `deferred_wgsl` becomes a function that each
  * invocation calls with the varying a fragment at its pixel's centre would get, and stores the result.
  */
-export function deferred_compute_wgsl(shadows: boolean): string {
-    const fragment = deferred_wgsl(shadows);
+export function deferred_compute_wgsl(shadows: boolean, environment = false): string {
+    const fragment = deferred_wgsl(shadows, environment);
     if (!fragment.includes(FRAGMENT_ENTRY)) throw new Error("deferred_compute_wgsl: the lighting shader's fragment entry is not where it was");
     return `${fragment.replace(FRAGMENT_ENTRY, "fn shade_pixel(in: FullscreenVarying) -> vec4f {")}
 @group(0) @binding(${COMPUTE_OUTPUT_BINDING}) var lit_output: texture_storage_2d<${SCENE_COLOR_FORMAT}, write>;
@@ -47,9 +50,11 @@ fn cs_main(@builtin(global_invocation_id) id: vec3u) {
 
 /**
  * The deferred lighting shader; `shadows` adds the sun's shadow map (bindings 7-9, `SHADOW_WGSL`). Without
- * shadows the text is the shader as it was before shadows existed.
+ * shadows the text is the shader as it was before shadows existed. `environment` adds the scene's `Environment`
+ * (bindings 16-20, `ENVIRONMENT_WGSL`): it replaces the flat ambient term and shows where no geometry is; without
+ * it the text is the shader as it was before environments existed.
  */
-export function deferred_wgsl(shadows: boolean): string {
+export function deferred_wgsl(shadows: boolean, environment = false): string {
     return /* wgsl */ `
 ${CAMERA_WGSL}
 ${LIGHTING_WGSL}
@@ -62,7 +67,7 @@ ${LIGHTING_WGSL}
 @group(0) @binding(6) var<storage, read> light_tiles: array<u32>;
 // emitted radiance (rgb) and ambient occlusion (a) of the surface
 @group(0) @binding(10) var emissive_target: texture_2d<f32>;
-${shadows ? SHADOW_BINDINGS_WGSL : ""}
+${shadows ? SHADOW_BINDINGS_WGSL : ""}${environment ? ENVIRONMENT_BINDINGS_WGSL : ""}
 ${FULLSCREEN_VERTEX_WGSL}
 
 @fragment
@@ -71,7 +76,7 @@ fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     let pixel = vec2i(position.xy);
     let albedo = textureLoad(albedo_target, pixel, 0).rgb;
     let material = textureLoad(material_target, pixel, 0);
-    if ((material.y & 1u) == 0u) {
+    if ((material.y & 1u) == 0u) {${environment ? ENVIRONMENT_SKY_WGSL : ""}
         // nothing lit here (the sky, unlit surfaces): albedo is the radiance
         return vec4f(albedo, 1.0);
     }
@@ -88,7 +93,7 @@ fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     let emissive_occlusion = textureLoad(emissive_target, pixel, 0);
     let occlusion = emissive_occlusion.a;
     ${shadows ? SHADOWED_SUN_WGSL : "var color = shade_sun(&lights, n, v, albedo, roughness, metalness, 1.0);"}
-    color += lights.ambient.rgb * albedo * occlusion;
+    ${environment ? "color += environment_light(n, v, albedo, roughness, metalness) * occlusion;" : "color += lights.ambient.rgb * albedo * occlusion;"}
     color += shade_tile_points(&lights, vec2u(pixel), p, n, v, albedo, roughness, metalness);
     color += emissive_occlusion.rgb;
     return vec4f(color, 1.0);
@@ -106,6 +111,16 @@ const SHADOWED_SUN_WGSL = /* wgsl */ `let view_depth = -(camera.view * vec4f(p, 
     let sun = sun_shadow(p, n, view_depth);
     var color = shade_sun(&lights, n, v, albedo, roughness, metalness, sun);`;
 
+const ENVIRONMENT_BINDINGS_WGSL = /* wgsl */ `${environment_bindings_wgsl(ENVIRONMENT_BINDING)}${ENVIRONMENT_WGSL}`;
+
+// where the G-buffer holds no geometry (albedo alpha 0: its clear value), the environment along the view ray
+const ENVIRONMENT_SKY_WGSL = /* wgsl */ `
+        if (textureLoad(albedo_target, pixel, 0).a == 0.0) {
+            let sky_uv = position.xy * camera.viewport.zw;
+            let far = camera.inverse_view_projection * vec4f(sky_uv.x * 2.0 - 1.0, 1.0 - sky_uv.y * 2.0, 1.0, 1.0);
+            return vec4f(environment_sky(normalize(far.xyz / far.w - camera.position.xyz)), 1.0);
+        }`;
+
 interface DeviceState {
     readonly pipeline: GPURenderPipeline;
     readonly layout: GPUBindGroupLayout;
@@ -113,6 +128,8 @@ interface DeviceState {
     /** The compute path, built on its first frame (raster devices never build it). */
     compute: ComputeState | null;
     readonly shadowed: boolean;
+    /** With the scene environment's bindings (after the shadow keys when shadowed). */
+    readonly environment: boolean;
     readonly layout_entries: readonly GPUBindGroupLayoutEntry[];
     readonly shadow_sampler: GPUSampler | null;
 }
@@ -144,6 +161,11 @@ export class LightingStep {
     readonly #compute_descriptor: GPUComputePassDescriptor = { label: "lighting (compute)" };
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     readonly #per_device_shadowed = new WeakMap<GPUDevice, DeviceState>();
+    // the same, plus the scene environment's five bindings last
+    readonly #environment_keys: unknown[] = Array<unknown>(13).fill(null);
+    readonly #shadow_environment_keys: unknown[] = Array<unknown>(16).fill(null);
+    readonly #per_device_environment = new WeakMap<GPUDevice, DeviceState>();
+    readonly #per_device_shadowed_environment = new WeakMap<GPUDevice, DeviceState>();
 
     record(frame: FrameContext, scene: Scene): void {
         const g = frame.get(GBufferTextures);
@@ -177,14 +199,19 @@ export class LightingStep {
     execute(resources: FrameGraphResources, execution: FrameExecution): void {
         const device = execution.graphics;
         const shadowed = this.#shadow_map !== -1;
-        const states = shadowed ? this.#per_device_shadowed : this.#per_device;
+        const environment = this.#scene!.environment;
+        const states = environment !== null
+            ? (shadowed ? this.#per_device_shadowed_environment : this.#per_device_environment)
+            : (shadowed ? this.#per_device_shadowed : this.#per_device);
         let state = states.get(device);
         if (state === undefined) {
-            state = build_state(device, shadowed);
+            state = build_state(device, shadowed, environment !== null);
             states.set(device, state);
         }
         const lights = this.lights.upload(device, this.#scene!);
-        const keys = shadowed ? this.#shadow_keys : this.#keys;
+        const keys = environment !== null
+            ? (shadowed ? this.#shadow_environment_keys : this.#environment_keys)
+            : (shadowed ? this.#shadow_keys : this.#keys);
         keys[0] = this.#camera;
         keys[1] = lights;
         keys[2] = resources.view(this.#albedo);
@@ -197,6 +224,16 @@ export class LightingStep {
             keys[8] = resources.view(this.#shadow_map);
             keys[9] = state.shadow_sampler;
             keys[10] = this.#shadow_cascades;
+        }
+        if (environment !== null) {
+            // prefiltered on this device the first time (its own submission, ahead of this frame's)
+            const t = environment.textures(device);
+            const first = shadowed ? 11 : 8;
+            keys[first] = t.specular_view;
+            keys[first + 1] = t.irradiance_view;
+            keys[first + 2] = t.brdf_lut_view;
+            keys[first + 3] = t.sampler;
+            keys[first + 4] = t.uniforms;
         }
         if (use_compute(device, "auto")) {
             const compute = state.compute ?? (state.compute = build_compute(device, state));
@@ -226,20 +263,22 @@ interface ComputeState {
     // keyed like the raster groups plus the output's view last
     readonly groups: BindGroupCache;
     readonly keys: unknown[];
+    readonly shadowed: boolean;
+    readonly environment: boolean;
 }
 
 function build_compute(device: GPUDevice, state: DeviceState): ComputeState {
-    const label = state.shadowed ? "lighting (shadowed, compute)" : "lighting (compute)";
+    const label = `lighting (${state.shadowed ? "shadowed, " : ""}${state.environment ? "environment, " : ""}compute)`;
     const entries: GPUBindGroupLayoutEntry[] = state.layout_entries.map((e) => ({ ...e, visibility: GPUShaderStage.COMPUTE }));
     entries.push({ binding: COMPUTE_OUTPUT_BINDING, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: "write-only", format: SCENE_COLOR_FORMAT } });
     const layout = device.createBindGroupLayout({ label: `${label} bind group layout`, entries });
-    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_compute_wgsl(state.shadowed) });
+    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_compute_wgsl(state.shadowed, state.environment) });
     const pipeline = device.createComputePipeline({
         label: `${label} pipeline`,
         layout: device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [layout] }),
         compute: { module, entryPoint: "cs_main" },
     });
-    return { pipeline, layout, groups: new BindGroupCache(), keys: [] };
+    return { pipeline, layout, groups: new BindGroupCache(), keys: [], shadowed: state.shadowed, environment: state.environment };
 }
 
 function compute_group_for(device: GPUDevice, compute: ComputeState, keys: unknown[], output: GPUTextureView): GPUBindGroup {
@@ -249,7 +288,7 @@ function compute_group_for(device: GPUDevice, compute: ComputeState, keys: unkno
     all[keys.length] = output;
     const cached = compute.groups.find(all);
     if (cached !== null) return cached;
-    const entries = group_entries(keys);
+    const entries = group_entries(keys, compute.shadowed, compute.environment);
     entries.push({ binding: COMPUTE_OUTPUT_BINDING, resource: output });
     const group = device.createBindGroup({ label: "lighting bind group (compute)", layout: compute.layout, entries });
     return compute.groups.add(all, group);
@@ -258,12 +297,13 @@ function compute_group_for(device: GPUDevice, compute: ComputeState, keys: unkno
 function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUBindGroup {
     const cached = state.groups.find(keys);
     if (cached !== null) return cached;
-    const group = device.createBindGroup({ label: keys.length > 8 ? "lighting bind group (shadowed)" : "lighting bind group", layout: state.layout, entries: group_entries(keys) });
+    const label = `lighting bind group${state.shadowed ? " (shadowed)" : ""}${state.environment ? " (environment)" : ""}`;
+    const group = device.createBindGroup({ label, layout: state.layout, entries: group_entries(keys, state.shadowed, state.environment) });
     return state.groups.add(keys, group);
 }
 
 /** The bind group entries of the raster path's keys (the compute path adds its output). */
-function group_entries(keys: unknown[]): GPUBindGroupEntry[] {
+function group_entries(keys: unknown[], shadowed: boolean, environment: boolean): GPUBindGroupEntry[] {
     const entries: GPUBindGroupEntry[] = [
             { binding: 0, resource: { buffer: keys[0] as GPUBuffer } },
             { binding: 1, resource: { buffer: keys[1] as GPUBuffer } },
@@ -274,19 +314,30 @@ function group_entries(keys: unknown[]): GPUBindGroupEntry[] {
             { binding: 6, resource: { buffer: keys[6] as GPUBuffer } },
             { binding: 10, resource: keys[7] as GPUTextureView },
     ];
-    if (keys.length > 8) {
+    if (shadowed) {
         entries.push(
             { binding: 7, resource: keys[8] as GPUTextureView },
             { binding: 8, resource: keys[9] as GPUSampler },
             { binding: 9, resource: { buffer: keys[10] as GPUBuffer } },
         );
     }
+    if (environment) {
+        const first = shadowed ? 11 : 8;
+        entries.push(
+            { binding: ENVIRONMENT_BINDING, resource: keys[first] as GPUTextureView },
+            { binding: ENVIRONMENT_BINDING + 1, resource: keys[first + 1] as GPUTextureView },
+            { binding: ENVIRONMENT_BINDING + 2, resource: keys[first + 2] as GPUTextureView },
+            { binding: ENVIRONMENT_BINDING + 3, resource: keys[first + 3] as GPUSampler },
+            { binding: ENVIRONMENT_BINDING + 4, resource: { buffer: keys[first + 4] as GPUBuffer } },
+        );
+    }
     return entries;
 }
 
-function build_state(device: GPUDevice, shadowed: boolean): DeviceState {
+function build_state(device: GPUDevice, shadowed: boolean, environment: boolean): DeviceState {
     const F = GPUShaderStage.FRAGMENT;
-    const label = shadowed ? "lighting (shadowed)" : "lighting";
+    const variant = [shadowed ? "shadowed" : "", environment ? "environment" : ""].filter((v) => v !== "").join(", ");
+    const label = variant === "" ? "lighting" : `lighting (${variant})`;
     const entries: GPUBindGroupLayoutEntry[] = [
             { binding: 0, visibility: F, buffer: { type: "uniform" } },
             { binding: 1, visibility: F, buffer: { type: "uniform" } },
@@ -298,8 +349,9 @@ function build_state(device: GPUDevice, shadowed: boolean): DeviceState {
             { binding: 10, visibility: F, texture: { sampleType: "unfilterable-float" } },
     ];
     if (shadowed) entries.push(...shadow_layout_entries(7, F));
+    if (environment) entries.push(...environment_layout_entries(ENVIRONMENT_BINDING, F));
     const layout = device.createBindGroupLayout({ label: `${label} bind group layout`, entries });
-    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_wgsl(shadowed) });
+    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_wgsl(shadowed, environment) });
     const pipeline = device.createRenderPipeline({
         label: `${label} pipeline`,
         layout: device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [layout] }),
@@ -310,7 +362,7 @@ function build_state(device: GPUDevice, shadowed: boolean): DeviceState {
     const shadow_sampler = shadowed
         ? device.createSampler({ label: "shadow comparison sampler", compare: "less-equal", magFilter: "linear", minFilter: "linear" })
         : null;
-    return { pipeline, layout, groups: new BindGroupCache(), shadow_sampler, compute: null, shadowed, layout_entries: entries };
+    return { pipeline, layout, groups: new BindGroupCache(), shadow_sampler, compute: null, shadowed, environment, layout_entries: entries };
 }
 
 function execute_lighting(step: LightingStep, resources: FrameGraphResources, execution: FrameExecution): void {
