@@ -7,7 +7,7 @@ import { ENVIRONMENT_FORMAT, environment_sampler, prefilter_environment } from "
 
 /** Sizes and quality of an environment's prefiltered textures. */
 export interface EnvironmentOptions {
-    /** Texels from pole to pole of the specular image's sharpest level, twice that around (default 128). */
+    /** Texels from pole to pole of the specular image's sharpest level (the sky shows it), twice that around (default 256). */
     readonly specular_size?: number;
     /** Specular levels, roughness 0 at level 0 to 1 at the last (default 6, at most the full mip chain). */
     readonly specular_levels?: number;
@@ -79,7 +79,7 @@ export class Environment {
         if (width < 1 || height < 1 || data.length !== width * height * 4) {
             throw new RangeError(`Environment: the image is ${width} x ${height} but holds ${data.length} floats (RGBA wants ${width * height * 4})`);
         }
-        const specular_size = options.specular_size ?? 128;
+        const specular_size = options.specular_size ?? 256;
         if (!Number.isInteger(specular_size) || specular_size < 1) throw new RangeError(`Environment: specular_size ${specular_size} is not a positive integer`);
         this.width = width;
         this.height = height;
