@@ -107,15 +107,16 @@ fn material_surface(in: SurfaceVarying, front: bool, masked: bool) -> Surface {
             t *= facing;
             b *= facing;
         } else {
-            // no tangents in the geometry: the cotangent frame from screen derivatives of position and uv;
-            // glTF's bitangent points up the image (towards smaller v), hence the minus
+            // no tangents in the geometry: the cotangent frame from screen derivatives of position and uv. The
+            // framebuffer's y grows downwards, which turns the frame's tangent (towards +u) around; glTF's
+            // bitangent points up the image (towards smaller v), which turns it around a second time
             let dp2_perp = cross(dp_dy, n);
             let dp1_perp = cross(n, dp_dx);
             let tangent = dp2_perp * duv_dx.x + dp1_perp * duv_dy.x;
             let bitangent = dp2_perp * duv_dx.y + dp1_perp * duv_dy.y;
             let scale = inverseSqrt(max(max(dot(tangent, tangent), dot(bitangent, bitangent)), 1e-24));
-            t = tangent * scale;
-            b = -bitangent * scale;
+            t = -tangent * scale;
+            b = bitangent * scale;
         }
         let m = (mapped * 2.0 - 1.0) * vec3f(o.params.z, o.params.z, 1.0);
         let perturbed = t * m.x + b * m.y + n * m.z;

@@ -153,4 +153,25 @@ describe("StandardMaterial on Dawn", () => {
             expect(lit - lit_occluded).toBeCloseTo(open * (1 - 64 / 255), 2);
         });
     });
+
+    it("a normal map tilts the G-buffer normal along the tangent frame: from the geometry's tangents, else from screen derivatives", async () => {
+        await with_gpu_device(async (device) => {
+            const plane = make_plane_geometry(3, 3);
+            const tangent = new Float32Array(plane.vertex_count * 4);
+            for (let i = 0; i < plane.vertex_count; i++) tangent.set([1, 0, 0, 1], i * 4);
+            const with_tangents = new Geometry({ position: plane.attributes.position.array, normal: plane.attributes.normal!.array, uv: plane.attributes.uv!.array, tangent, index: plane.index });
+            const centre = (frame: Frame) => pixel_at(frame.normal, SIZE / 2, SIZE / 2).slice(0, 3);
+            // +x in tangent space is +u (right on screen); +y is up the image (glTF), up on screen here
+            const right = two_texels(device, [255, 128, 128, 255], [255, 128, 128, 255]);
+            const up = two_texels(device, [128, 255, 128, 255], [128, 255, 128, 255]);
+            for (const geometry of [plane, with_tangents]) {
+                const tilted_right = centre(await draw(device, { normal_texture: right }, { geometry }));
+                expect(tilted_right[0]).toBeGreaterThan(0.95);
+                const tilted_up = centre(await draw(device, { normal_texture: up }, { geometry }));
+                expect(tilted_up[1]).toBeGreaterThan(0.95);
+                // normal_scale 0: flat again
+                expect(centre(await draw(device, { normal_texture: up, normal_scale: 0 }, { geometry }))[2]).toBeGreaterThan(0.99);
+            }
+        });
+    });
 });
