@@ -1,12 +1,6 @@
 // A CPU reference of the split-sum BRDF integral (Karis 2013): (A, B) such that the GGX specular of a white
-// environment is F0 * A + B. Uniform random samples over the hemisphere of half vectors, not the GPU's
-// importance sampling, so the two agree only if both integrate the same thing.
-
-function ggx_d(n_h: number, a: number): number {
-    const a2 = a * a;
-    const d = n_h * n_h * (a2 - 1) + 1;
-    return a2 / (Math.PI * d * d);
-}
+// environment is F0 * A + B. Jittered stratified samples from a seeded generator, not the shader's Hammersley
+// points, so the two agree only if both integrate the same thing.
 
 function g_ibl(n_v: number, n_l: number, roughness: number): number {
     const k = (roughness * roughness) / 2;
@@ -26,9 +20,8 @@ function random(seed: number): () => number {
 }
 
 /**
- * (A, B) at `n_v` and perceptual `roughness`, by stratified Monte-Carlo over `n x n` half vectors importance
- * sampled by D(h) n.h (the estimator D G v.h / (pdf ...) simplifies to G v.h / (n.h n.v)), done independently of
- * the shader's Hammersley points.
+ * (A, B) at `n_v` and perceptual `roughness`, by stratified Monte-Carlo over about `samples` half vectors drawn
+ * with density D(h) n.h (the estimator of the BRDF x n.l then simplifies to G v.h / (n.h n.v)).
  */
 export function split_sum_reference(n_v: number, roughness: number, samples: number): [number, number] {
     const a = roughness * roughness;
@@ -57,6 +50,3 @@ export function split_sum_reference(n_v: number, roughness: number, samples: num
     const n = side * side;
     return [sum_a / n, sum_b / n];
 }
-
-/** D is used by the sampling density only; kept for a reader checking the estimator. */
-export const ggx_distribution = ggx_d;
