@@ -2,7 +2,10 @@
 // speed, through ModelSystem + AnimatorSystem + SceneSystem on Dawn in Node at 1920x1080. CPU per frame: the
 // animation (AnimatorSystem.update: sampling and pose writes), the transform hierarchy, the skins (ModelSystem
 // before_render) and the render call; GPU per frame: the skinning compute pass and every pass (timestamps, Dawn's
-// quantization off). Allocation per steady frame from the heap counter.
+// quantization off). Allocation per steady frame: the heap counter over the timed loop (the bench's own timers,
+// arrays and promises included), then young-generation bytes per frame in synchronous windows after a full GC
+// (test/harness/allocation.ts) for the CPU frame (animation, hierarchy, ModelSystem and SceneSystem
+// before_render) and for the whole frame with the render on Dawn (its JS wrappers included), against an idle frame.
 //
 //   npx esbuild bench/skinned_characters.bench.ts --bundle --platform=node --format=esm --external:webgpu \
 //       --external:pngjs --external:jpeg-js --define:__SHADE_DEBUG__=false --outfile=bench/output/skinned.mjs
@@ -15,6 +18,7 @@ import { AnimatorSystem } from "../systems/model/AnimatorSystem.js";
 import { load_level_with_models } from "../systems/model/load_level_with_models.js";
 import { ModelSystem } from "../systems/model/ModelSystem.js";
 import { SceneSystem } from "../systems/scene/SceneSystem.js";
+import { allocation_sites, steady_bytes_per_frame, window_medians } from "../test/harness/allocation.js";
 
 Object.assign(globalThis, dawn.globals);
 
@@ -118,6 +122,31 @@ async function measure(count: number): Promise<void> {
         engine.render();
         await device.queue.onSubmittedWorkDone();
     }
+    // young-generation bytes per steady frame, synchronous windows after a full GC, against an idle frame
+    if (timer !== null) timer.on_frame = () => {};
+    const em = engine.entityManager;
+    const counter = new Uint32Array(1);
+    const cpu_frame = (): void => {
+        animators.update(STEP);
+        em.update_world_transforms();
+        models.before_render();
+        scene.before_render();
+    };
+    const full_frame = (): void => {
+        animators.update(STEP);
+        engine.render();
+    };
+    const idle = (): void => {
+        counter[0]++;
+    };
+    for (let i = 0; i < 1000; i++) cpu_frame();
+    const steady = await steady_bytes_per_frame([cpu_frame, idle], { window: 100, accept: ([b, r]) => b <= r + 4 });
+    const [cpu_bytes, idle_bytes] = steady.medians;
+    await device.queue.onSubmittedWorkDone();
+    const [full_bytes, idle_bytes_2] = window_medians([full_frame, idle], 10);
+    await device.queue.onSubmittedWorkDone();
+    const full_sites = await allocation_sites(full_frame, 30, 6);
+    await device.queue.onSubmittedWorkDone();
     const passes = [...gpu].map(([name, ms]) => ({ name, ms: median(ms) })).sort((a, b) => b.ms - a.ms);
     const skinning = gpu.get("skinning");
     console.log(
@@ -125,6 +154,12 @@ async function measure(count: number): Promise<void> {
             `render (skins + record + submit) ${median(render_ms).toFixed(3)} ms | GPU skinning ${skinning !== undefined ? median(skinning).toFixed(3) : "-"} ms, ` +
             `frame ${totals.length > 0 ? median(totals).toFixed(3) : "-"} ms | heap ${heap_growth.toFixed(0)} B/frame (GC included)`,
     );
+    console.log(
+        `      young-generation bytes per steady frame: CPU frame (animation, hierarchy, skins, scene sync) ${cpu_bytes.toFixed(1)} (idle ${idle_bytes.toFixed(1)}), ` +
+            `whole frame with the render on Dawn ${full_bytes.toFixed(1)} (idle ${idle_bytes_2.toFixed(1)})`,
+    );
+    if (!steady.accepted) console.log(`      CPU frame allocates (after ${steady.rounds} rounds): ${steady.sites.join(" | ")}`);
+    console.log(`      whole frame allocates at: ${full_sites.join(" | ")}`);
     console.log(`      top passes: ${passes.slice(0, 10).map((p) => `${p.name} ${p.ms.toFixed(3)}`).join(", ")}`);
     if (errors.length > 0) console.log(`      errors: ${errors.map((e) => e.message).join(" | ")}`);
     await engine.shutdown();
