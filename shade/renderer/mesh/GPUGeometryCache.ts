@@ -7,6 +7,10 @@ export interface GPUGeometry {
     /** Last frame's positions (what the velocity product moves from): `position` itself for a rigid geometry. */
     previous_position: GPUBuffer;
     normal: GPUBuffer;
+    /** Byte offsets of the positions, last frame's positions and normals in their buffers (a skinned mesh's slot in its group's; 0 otherwise). */
+    position_offset: number;
+    previous_offset: number;
+    normal_offset: number;
     uv: GPUBuffer;
     /** Tangents (xyz, handedness w); zeros when the geometry has none (w = 0 reads as "none"). */
     tangent: GPUBuffer;
@@ -87,6 +91,9 @@ export class GPUGeometryCache {
                 position,
                 previous_position: position,
                 normal: make("normals", vertex_count * 12, GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE),
+                position_offset: 0,
+                previous_offset: 0,
+                normal_offset: 0,
                 uv: make("uvs", vertex_count * 8, GPUBufferUsage.VERTEX),
                 tangent: make("tangents", vertex_count * 16, GPUBufferUsage.VERTEX),
                 uv1: make("uv1s", vertex_count * 8, GPUBufferUsage.VERTEX),

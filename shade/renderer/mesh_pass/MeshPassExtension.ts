@@ -505,8 +505,8 @@ export class MeshPassExtension extends RenderExtension {
                 // a skinned mesh draws alone, with its skin's vertices
                 while (skin === null && end < variant.end && drawn[end].geometry === source && drawn[end].skin === null) end++;
                 const geometry = state.geometries.get(source, skin);
-                pass.setVertexBuffer(0, geometry.position);
-                pass.setVertexBuffer(1, geometry.normal);
+                pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
+                pass.setVertexBuffer(1, geometry.normal, geometry.normal_offset);
                 pass.setVertexBuffer(2, geometry.uv);
                 pass.setIndexBuffer(geometry.index, geometry.index_format);
                 pass.drawIndexed(geometry.index_count, end - i, 0, 0, i);

@@ -237,7 +237,7 @@ export class ShadowExtension extends RenderExtension {
                     const run = runs[i];
                     const geometry = state.geometries.get(run.geometry, run.skin);
                     if (geometry !== bound) {
-                        pass.setVertexBuffer(0, geometry.position);
+                        pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
                         pass.setIndexBuffer(geometry.index, geometry.index_format);
                         bound = geometry;
                     }

@@ -1,4 +1,3 @@
-import { mat4 } from "gl-matrix";
 import type { FrameExecution } from "../../device/graph/FrameExecution.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
 import type { FrameContext } from "../extension/FrameContext.js";
@@ -7,7 +6,8 @@ import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js"
 import type { Mesh } from "../scene/Mesh.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { Scene } from "../scene/Scene.js";
-import { PALETTE_HEADER_BYTES, SKINNING_WGSL, SKINNING_WORKGROUP } from "./skinning_wgsl.js";
+import { SKINNING_WGSL, SKINNING_WORKGROUP } from "./skinning_wgsl.js";
+import { SkinGroup } from "./SkinGroup.js";
 
 /** Frames a skin may go undrawn before its buffers are freed (a mesh hidden for a moment keeps them). */
 const KEEP_FRAMES = 120;
@@ -19,45 +19,42 @@ interface SkinSource {
     version: number;
 }
 
-/** One skinned mesh's buffers: its palette, two position buffers (this frame's and last frame's) and normals. */
-interface SkinEntry {
+/** One skinned mesh: its slot in a group and what the draws bind (the group's buffers at the slot's offset). */
+interface SkinInstance {
     readonly skin: MeshSkin;
-    readonly mesh: Mesh;
-    readonly geometry: Geometry;
-    readonly vertex_count: number;
-    readonly palette: GPUBuffer;
-    readonly scratch: Float32Array;
-    readonly scratch_u32: Uint32Array;
-    readonly inverse_world: Float32Array;
-    readonly positions: readonly [GPUBuffer, GPUBuffer];
-    readonly normal: GPUBuffer;
-    /** What the draws bind: uvs and indices of the geometry's own buffers, positions and normals skinned. */
+    mesh: Mesh;
+    group: SkinGroup | null;
+    slot: number;
     readonly output: GPUGeometry;
-    /** Bind groups writing positions[0] and positions[1]; rebuilt when the source buffers change. */
-    readonly groups: [GPUBindGroup | null, GPUBindGroup | null];
-    group_source: GPUBuffer | null;
-    group_joints: GPUBuffer | null;
-    current: number;
-    skinned_version: number;
+    /** The mesh's world matrix at its last skinning (NaN: never skinned). */
     readonly world: Float32Array;
+    skinned_version: number;
     last_frame: number;
 }
 
 interface DeviceState {
+    readonly device: GPUDevice;
     readonly pipeline: GPUComputePipeline;
     readonly layout: GPUBindGroupLayout;
     readonly geometries: GPUGeometryCache;
     readonly sources: WeakMap<Geometry, SkinSource>;
-    readonly entries: Map<MeshSkin, SkinEntry>;
+    readonly instances: Map<MeshSkin, SkinInstance>;
+    /** Per geometry, its groups (more than one when the instances outgrow one storage binding). */
+    readonly groups: Map<Geometry, SkinGroup[]>;
+    /** Groups with instances this frame, in first-use order (the first `active_count`; never shrunk: no garbage). */
+    readonly active: SkinGroup[];
+    active_count: number;
     frame: number;
 }
 
 /**
  * Skins the scene's skinned meshes (`Mesh.skin`) on the GPU before anything draws them: a compute pass
- * ("skinning", first of the frame) writes each one's positions and normals, in the mesh's own space, into buffers
- * of its own, which every mesh pass then binds in place of the geometry's (`GPUGeometryCache.get(geometry, skin)`).
- * A mesh is skinned again only when its skin's `version` or its world matrix changed; last frame's positions are
- * kept for the velocity product. Allocates nothing per frame once a mesh's buffers exist.
+ * ("skinning", first of the frame) writes each one's positions and normals, in the mesh's own space, which every
+ * mesh pass then binds in place of the geometry's (`GPUGeometryCache.get(geometry, skin)`). Meshes sharing a
+ * geometry are skinned together: their palettes go up in one `writeBuffer` and one dispatch skins them all into
+ * one buffer (each at its offset), so a thousand characters cost a few calls, not thousands. A group is skinned
+ * again only when one of its meshes' skin `version` or world matrix changed; last frame's positions are kept for
+ * the velocity product. Allocates nothing per frame once the groups' buffers exist.
  */
 export class SkinningStep {
     readonly #meshes: Mesh[] = [];
@@ -89,35 +86,48 @@ export class SkinningStep {
         const device = execution.graphics;
         const state = this.#state(device);
         const frame = ++state.frame;
+        const active = state.active;
+        state.active_count = 0;
+        // each mesh to its group's next slot; a mesh whose slot changed (membership changed) has no last positions
+        for (let i = 0; i < this.#count; i++) {
+            const mesh = this.#meshes[i];
+            const instance = instance_for(state, mesh, frame);
+            const group = group_for(state, mesh.geometry, mesh.skin!.joint_count);
+            if (group.frame !== frame) {
+                group.begin_frame(frame);
+                active[state.active_count++] = group;
+            }
+            const slot = group.add();
+            const relocated = instance.group !== group || instance.slot !== slot;
+            instance.group = group;
+            instance.slot = slot;
+            mesh.update_matrix();
+            const skin = instance.skin;
+            if (relocated || skin.version !== instance.skinned_version || !same_matrix(instance.world, mesh.world_matrix)) {
+                instance.world.set(mesh.world_matrix);
+                group.write_palette(slot, mesh.world_matrix, skin.matrices, relocated);
+                instance.skinned_version = skin.version;
+            }
+        }
         const queue = device.queue;
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginComputePass(this.#descriptor);
         pass.setPipeline(state.pipeline);
-        for (let i = 0; i < this.#count; i++) {
-            const mesh = this.#meshes[i];
-            const entry = entry_for(device, state, mesh, frame);
-            const skin = entry.skin;
-            mesh.update_matrix();
-            const moved = !same_matrix(entry.world, mesh.world_matrix);
-            if (skin.version !== entry.skinned_version || moved) {
-                entry.world.set(mesh.world_matrix);
-                if (mat4.invert(entry.inverse_world, mesh.world_matrix) === null) mat4.identity(entry.inverse_world);
-                entry.scratch.set(skin.matrices, PALETTE_HEADER_BYTES / 4);
-                queue.writeBuffer(entry.palette, 0, entry.scratch);
-                const next = 1 - entry.current;
-                pass.setBindGroup(0, group_for(device, state, entry, next));
-                pass.dispatchWorkgroups(((entry.vertex_count + SKINNING_WORKGROUP - 1) / SKINNING_WORKGROUP) | 0);
-                entry.output.previous_position = entry.positions[entry.current];
-                entry.current = next;
-                entry.output.position = entry.positions[next];
-                entry.skinned_version = skin.version;
-            } else {
-                // still: no motion this frame
-                entry.output.previous_position = entry.output.position;
-            }
+        for (let g = 0; g < state.active_count; g++) {
+            const group = active[g];
+            if (!group.dirty) continue;
+            group.upload(queue);
+            const source = state.geometries.get(group.geometry, null);
+            pass.setBindGroup(0, group.bind_group(state.layout, source, source_for(state, group.geometry)));
+            pass.dispatchWorkgroups(((group.vertex_count + SKINNING_WORKGROUP - 1) / SKINNING_WORKGROUP) | 0, group.count);
+            group.flip();
         }
         pass.end();
-        if ((frame & 63) === 0) sweep(state, frame);
+        for (let i = 0; i < this.#count; i++) {
+            const instance = state.instances.get(this.#meshes[i].skin!)!;
+            instance.group!.point(instance.output, instance.slot);
+        }
+        if ((frame & 63) === 0) sweep(state);
     }
 
     #state(device: GPUDevice): DeviceState {
@@ -140,22 +150,53 @@ function same_matrix(a: Float32Array, b: ArrayLike<number>): boolean {
     return true;
 }
 
-function entry_for(device: GPUDevice, state: DeviceState, mesh: Mesh, frame: number): SkinEntry {
+function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstance {
     const skin = mesh.skin!;
-    let entry = state.entries.get(skin);
-    if (entry !== undefined && entry.last_frame === frame && entry.mesh !== mesh) {
+    let instance = state.instances.get(skin);
+    if (instance !== undefined && instance.last_frame === frame && instance.mesh !== mesh) {
         throw new Error(`MeshSkin '${skin.label}' is on two meshes this frame; each skinned mesh needs a skin of its own (its vertices are skinned into buffers of its own)`);
     }
-    // the geometry's GPU copy (uploaded if new or changed): the skinning's source positions and normals
-    const source = state.geometries.get(mesh.geometry, null);
-    if (entry !== undefined && (entry.mesh !== mesh || entry.geometry !== mesh.geometry || entry.vertex_count !== source.vertex_count)) {
-        destroy_entry(state, entry);
-        entry = undefined;
+    const geometry = mesh.geometry;
+    if (geometry.attributes.joints === undefined || geometry.attributes.weights === undefined) {
+        throw new Error(`MeshSkin '${skin.label}': the mesh's geometry has no joints and weights (a skinned mesh's geometry needs both)`);
     }
-    if (entry === undefined) entry = make_entry(device, state, mesh, source);
-    entry.last_frame = frame;
-    // uvs and indices are the geometry's (re-uploads may replace its buffers)
-    const output = entry.output;
+    // the geometry's GPU copy (uploaded if new or changed): the skinning's source, and the draws' uvs and indices
+    const source = state.geometries.get(geometry, null);
+    if (instance === undefined) {
+        instance = {
+            skin,
+            mesh,
+            group: null,
+            slot: -1,
+            output: {
+                position: source.position,
+                previous_position: source.position,
+                normal: source.normal,
+                position_offset: 0,
+                previous_offset: 0,
+                normal_offset: 0,
+                uv: source.uv,
+                // tangents are not skinned: a normal-mapped skinned mesh shades with its rest-pose tangents
+                tangent: source.tangent,
+                uv1: source.uv1,
+                index: source.index,
+                index_format: source.index_format,
+                index_count: source.index_count,
+                version: source.version,
+                vertex_count: source.vertex_count,
+            },
+            // NaN: never equal, so the first frame skins
+            world: new Float32Array(16).fill(Number.NaN),
+            skinned_version: -1,
+            last_frame: 0,
+        };
+        state.instances.set(skin, instance);
+        state.geometries.set_skinned(skin, instance.output);
+    }
+    instance.mesh = mesh;
+    instance.last_frame = frame;
+    // uvs, tangents and indices are the geometry's (re-uploads may replace its buffers)
+    const output = instance.output;
     output.uv = source.uv;
     output.tangent = source.tangent;
     output.uv1 = source.uv1;
@@ -163,67 +204,27 @@ function entry_for(device: GPUDevice, state: DeviceState, mesh: Mesh, frame: num
     output.index_format = source.index_format;
     output.index_count = source.index_count;
     output.version = source.version;
-    return entry;
+    output.vertex_count = source.vertex_count;
+    return instance;
 }
 
-function make_entry(device: GPUDevice, state: DeviceState, mesh: Mesh, source: GPUGeometry): SkinEntry {
-    const skin = mesh.skin!;
-    const geometry = mesh.geometry;
-    if (geometry.attributes.joints === undefined || geometry.attributes.weights === undefined) {
-        throw new Error(`MeshSkin '${skin.label}': the mesh's geometry has no joints and weights (a skinned mesh's geometry needs both)`);
+// the first group of `geometry` with room this frame (a new one when all are full)
+function group_for(state: DeviceState, geometry: Geometry, joint_count: number): SkinGroup {
+    let groups = state.groups.get(geometry);
+    if (groups === undefined) {
+        groups = [];
+        state.groups.set(geometry, groups);
     }
-    const vertex_count = source.vertex_count;
-    const bytes = Math.max(16, vertex_count * 12);
-    const usage = GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE;
-    const palette_bytes = PALETTE_HEADER_BYTES + skin.joint_count * 64;
-    const scratch = new Float32Array(palette_bytes / 4);
-    const scratch_u32 = new Uint32Array(scratch.buffer);
-    scratch_u32[0] = vertex_count;
-    const positions: [GPUBuffer, GPUBuffer] = [
-        device.createBuffer({ label: `${skin.label} skinned positions A`, size: bytes, usage }),
-        device.createBuffer({ label: `${skin.label} skinned positions B`, size: bytes, usage }),
-    ];
-    const normal = device.createBuffer({ label: `${skin.label} skinned normals`, size: bytes, usage });
-    const entry: SkinEntry = {
-        skin,
-        mesh,
-        geometry,
-        vertex_count,
-        palette: device.createBuffer({ label: `${skin.label} joint palette`, size: palette_bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
-        scratch,
-        scratch_u32,
-        inverse_world: new Float32Array(scratch.buffer, 16, 16),
-        positions,
-        normal,
-        output: {
-            position: positions[0],
-            previous_position: positions[0],
-            normal,
-            uv: source.uv,
-            // tangents are not skinned: a normal-mapped skinned mesh shades with its rest-pose tangents
-            tangent: source.tangent,
-            uv1: source.uv1,
-            index: source.index,
-            index_format: source.index_format,
-            index_count: source.index_count,
-            version: source.version,
-            vertex_count,
-        },
-        groups: [null, null],
-        group_source: null,
-        group_joints: null,
-        current: 0,
-        skinned_version: -1,
-        // NaN: never equal, so the first frame skins
-        world: new Float32Array(16).fill(Number.NaN),
-        last_frame: 0,
-    };
-    state.entries.set(skin, entry);
-    state.geometries.set_skinned(skin, entry.output);
-    return entry;
+    for (let i = 0; i < groups.length; i++) {
+        const group = groups[i];
+        if (group.joint_count === joint_count && group.vertex_count === geometry.vertex_count && (group.frame !== state.frame || group.has_room())) return group;
+    }
+    const group = new SkinGroup(state.device, geometry, joint_count);
+    groups.push(group);
+    return group;
 }
 
-function source_for(device: GPUDevice, state: DeviceState, geometry: Geometry): SkinSource {
+function source_for(state: DeviceState, geometry: Geometry): SkinSource {
     let source = state.sources.get(geometry);
     if (source !== undefined && source.version === geometry.version) return source;
     const joints = geometry.attributes.joints!.array;
@@ -234,59 +235,39 @@ function source_for(device: GPUDevice, state: DeviceState, geometry: Geometry): 
         const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
         const size = Math.max(16, joints.byteLength);
         source = {
-            joints: device.createBuffer({ label: "geometry skin joints", size, usage }),
-            weights: device.createBuffer({ label: "geometry skin weights", size, usage }),
+            joints: state.device.createBuffer({ label: "geometry skin joints", size, usage }),
+            weights: state.device.createBuffer({ label: "geometry skin weights", size, usage }),
             version: -1,
         };
         state.sources.set(geometry, source);
     }
-    device.queue.writeBuffer(source.joints, 0, joints);
-    device.queue.writeBuffer(source.weights, 0, weights);
+    state.device.queue.writeBuffer(source.joints, 0, joints);
+    state.device.queue.writeBuffer(source.weights, 0, weights);
     source.version = geometry.version;
     return source;
 }
 
-function group_for(device: GPUDevice, state: DeviceState, entry: SkinEntry, target: number): GPUBindGroup {
-    const geometry = state.geometries.get(entry.geometry, null);
-    const source = source_for(device, state, entry.geometry);
-    if (entry.group_source !== geometry.position || entry.group_joints !== source.joints) {
-        entry.groups[0] = null;
-        entry.groups[1] = null;
-        entry.group_source = geometry.position;
-        entry.group_joints = source.joints;
-    }
-    let group = entry.groups[target];
-    if (group === null) {
-        group = device.createBindGroup({
-            label: `${entry.skin.label} skinning bind group ${target === 0 ? "A" : "B"}`,
-            layout: state.layout,
-            entries: [
-                { binding: 0, resource: { buffer: entry.palette } },
-                { binding: 1, resource: { buffer: geometry.position } },
-                { binding: 2, resource: { buffer: geometry.normal } },
-                { binding: 3, resource: { buffer: source.joints } },
-                { binding: 4, resource: { buffer: source.weights } },
-                { binding: 5, resource: { buffer: entry.positions[target] } },
-                { binding: 6, resource: { buffer: entry.normal } },
-            ],
-        });
-        entry.groups[target] = group;
-    }
-    return group;
+// skins not drawn for a while let go of their slot (a removed character's within KEEP_FRAMES frames); groups
+// with no instance for as long give their buffers back. forEach with module functions: no iterator objects
+function sweep(state: DeviceState): void {
+    state.instances.forEach(sweep_instance, state);
+    state.groups.forEach(sweep_groups, state);
 }
 
-function destroy_entry(state: DeviceState, entry: SkinEntry): void {
-    state.entries.delete(entry.skin);
-    state.geometries.set_skinned(entry.skin, null);
-    entry.palette.destroy();
-    entry.positions[0].destroy();
-    entry.positions[1].destroy();
-    entry.normal.destroy();
+function sweep_instance(this: DeviceState, instance: SkinInstance): void {
+    if (this.frame - instance.last_frame <= KEEP_FRAMES) return;
+    this.instances.delete(instance.skin);
+    this.geometries.set_skinned(instance.skin, null);
 }
 
-// skins not drawn for a while give their buffers back (a removed character's go within KEEP_FRAMES frames)
-function sweep(state: DeviceState, frame: number): void {
-    for (const entry of state.entries.values()) if (frame - entry.last_frame > KEEP_FRAMES) destroy_entry(state, entry);
+function sweep_groups(this: DeviceState, groups: SkinGroup[], geometry: Geometry): void {
+    for (let i = groups.length - 1; i >= 0; i--) {
+        if (this.frame - groups[i].frame > KEEP_FRAMES) {
+            groups[i].destroy();
+            groups.splice(i, 1);
+        }
+    }
+    if (groups.length === 0) this.groups.delete(geometry);
 }
 
 function build_state(device: GPUDevice): DeviceState {
@@ -294,13 +275,14 @@ function build_state(device: GPUDevice): DeviceState {
     const layout = device.createBindGroupLayout({
         label: "skinning bind group layout",
         entries: [
-            storage(0, "read-only-storage"),
+            { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
             storage(1, "read-only-storage"),
             storage(2, "read-only-storage"),
             storage(3, "read-only-storage"),
             storage(4, "read-only-storage"),
-            storage(5, "storage"),
+            storage(5, "read-only-storage"),
             storage(6, "storage"),
+            storage(7, "storage"),
         ],
     });
     const module = device.createShaderModule({ label: "skinning shader", code: SKINNING_WGSL });
@@ -309,5 +291,6 @@ function build_state(device: GPUDevice): DeviceState {
         layout: device.createPipelineLayout({ label: "skinning pipeline layout", bindGroupLayouts: [layout] }),
         compute: { module, entryPoint: "cs_skin" },
     });
-    return { pipeline, layout, geometries: GPUGeometryCache.of(device), sources: new WeakMap(), entries: new Map(), frame: 0 };
+    return { device, pipeline, layout, geometries: GPUGeometryCache.of(device), sources: new WeakMap(), instances: new Map(), groups: new Map(), active: [], active_count: 0, frame: 0 };
 }
+

@@ -220,13 +220,13 @@ export function draw_runs(
             bound_source = source;
             const geometry = state.geometries.get(run.geometry, run.skin);
             if (geometry !== bound_geometry) {
-                pass.setVertexBuffer(0, geometry.position);
-                pass.setVertexBuffer(1, geometry.normal);
+                pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
+                pass.setVertexBuffer(1, geometry.normal, geometry.normal_offset);
                 pass.setVertexBuffer(2, geometry.uv);
                 if (buffers === "surface") {
                     pass.setVertexBuffer(3, geometry.tangent);
                     pass.setVertexBuffer(4, geometry.uv1);
-                } else if (buffers === "previous") pass.setVertexBuffer(3, geometry.previous_position);
+                } else if (buffers === "previous") pass.setVertexBuffer(3, geometry.previous_position, geometry.previous_offset);
                 pass.setIndexBuffer(geometry.index, geometry.index_format);
                 bound_geometry = geometry;
             }

@@ -1,0 +1,180 @@
+import { mat4 } from "gl-matrix";
+import type { Geometry } from "../geometry/Geometry.js";
+import type { GPUGeometry } from "../mesh/GPUGeometryCache.js";
+
+/**
+ * @internal The skinned meshes of one geometry skinned together: their palettes (each mesh's inverse world
+ * matrix, then its joint matrices) in one buffer with a CPU mirror, their skinned positions in two buffers (this
+ * frame's and last frame's, swapped when the group is skinned) and normals in one, each mesh's vertices at
+ * `slot * vertex_count`. Slots are handed out afresh every frame in draw order; a mesh whose slot changed has no
+ * last positions (no motion for that frame). Grows by doubling up to what one storage binding holds.
+ */
+export class SkinGroup {
+    readonly geometry: Geometry;
+    readonly vertex_count: number;
+    readonly joint_count: number;
+    /** Matrices per slot in the palette: the inverse world, then the joints. */
+    readonly stride: number;
+    /** The most slots one group holds (a storage binding's limit). */
+    readonly max_slots: number;
+    /** Slots in use this frame. */
+    count = 0;
+    /** The frame the group was last used in (-1: never). */
+    frame = -1;
+    /** Some slot's palette changed this frame: the group is skinned. */
+    dirty = false;
+    readonly #device: GPUDevice;
+    static readonly #inverse = mat4.create();
+    #capacity = 0;
+    #mirror = new Float32Array(0);
+    #palette: GPUBuffer | null = null;
+    readonly #params: GPUBuffer;
+    #positions: [GPUBuffer, GPUBuffer] | null = null;
+    #normals: GPUBuffer | null = null;
+    #current = 0;
+    #skinned = false;
+    // dirty palette slots [low, high]
+    #low = 0;
+    #high = -1;
+    // per slot: the frame it took a new owner (its last positions are another mesh's)
+    #fresh = new Int32Array(0);
+    readonly #groups: [GPUBindGroup | null, GPUBindGroup | null] = [null, null];
+    #group_source: GPUBuffer | null = null;
+    #group_joints: GPUBuffer | null = null;
+
+    constructor(device: GPUDevice, geometry: Geometry, joint_count: number) {
+        this.#device = device;
+        this.geometry = geometry;
+        this.vertex_count = geometry.vertex_count;
+        this.joint_count = joint_count;
+        this.stride = joint_count + 1;
+        const limit = device.limits.maxStorageBufferBindingSize;
+        this.max_slots = Math.max(1, Math.min(Math.floor(limit / Math.max(12, this.vertex_count * 12)), Math.floor(limit / (this.stride * 64))));
+        this.#params = device.createBuffer({ label: "skin group params", size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+        device.queue.writeBuffer(this.#params, 0, new Uint32Array([this.vertex_count, joint_count, this.stride, 0]));
+    }
+
+    has_room(): boolean {
+        return this.count < this.max_slots;
+    }
+
+    begin_frame(frame: number): void {
+        this.frame = frame;
+        this.count = 0;
+        this.dirty = false;
+        this.#skinned = false;
+        this.#low = 0x3fffffff;
+        this.#high = -1;
+    }
+
+    /** The next slot this frame. */
+    add(): number {
+        const slot = this.count++;
+        if (slot >= this.#capacity) this.#grow(Math.min(this.max_slots, Math.max(4, this.#capacity * 2)));
+        return slot;
+    }
+
+    /** Writes a slot's palette: the inverse of `world`, then `joints`; `relocated`: the slot has a new owner. */
+    write_palette(slot: number, world: mat4 | Float32Array, joints: Float32Array, relocated: boolean): void {
+        const base = slot * this.stride * 16;
+        const inverse = SkinGroup.#inverse;
+        if (mat4.invert(inverse, world) === null) mat4.identity(inverse);
+        this.#mirror.set(inverse, base);
+        this.#mirror.set(joints, base + 16);
+        if (relocated) this.#fresh[slot] = this.frame;
+        if (slot < this.#low) this.#low = slot;
+        if (slot > this.#high) this.#high = slot;
+        this.dirty = true;
+    }
+
+    /** Uploads the palettes written this frame (one `writeBuffer`). */
+    upload(queue: GPUQueue): void {
+        const floats = this.stride * 16;
+        queue.writeBuffer(this.#palette!, this.#low * floats * 4, this.#mirror, this.#low * floats, (this.#high - this.#low + 1) * floats);
+    }
+
+    /** The bind group skinning into the buffer that becomes current after `flip()`. */
+    bind_group(layout: GPUBindGroupLayout, source: GPUGeometry, skin: { joints: GPUBuffer; weights: GPUBuffer }): GPUBindGroup {
+        if (this.#group_source !== source.position || this.#group_joints !== skin.joints) {
+            this.#groups[0] = null;
+            this.#groups[1] = null;
+            this.#group_source = source.position;
+            this.#group_joints = skin.joints;
+        }
+        const target = 1 - this.#current;
+        let group = this.#groups[target];
+        if (group === null) {
+            group = this.#device.createBindGroup({
+                label: `skin group bind group ${target === 0 ? "A" : "B"}`,
+                layout,
+                entries: [
+                    { binding: 0, resource: { buffer: this.#params } },
+                    { binding: 1, resource: { buffer: this.#palette! } },
+                    { binding: 2, resource: { buffer: source.position } },
+                    { binding: 3, resource: { buffer: source.normal } },
+                    { binding: 4, resource: { buffer: skin.joints } },
+                    { binding: 5, resource: { buffer: skin.weights } },
+                    { binding: 6, resource: { buffer: this.#positions![target] } },
+                    { binding: 7, resource: { buffer: this.#normals! } },
+                ],
+            });
+            this.#groups[target] = group;
+        }
+        return group;
+    }
+
+    /** After the dispatch: the buffer just written is current, the one before it last frame's. */
+    flip(): void {
+        this.#current = 1 - this.#current;
+        this.#skinned = true;
+    }
+
+    /** Points a mesh's draw buffers at its slot: this frame's positions, last frame's, normals. */
+    point(output: GPUGeometry, slot: number): void {
+        const offset = slot * this.vertex_count * 12;
+        const positions = this.#positions!;
+        output.position = positions[this.#current];
+        output.position_offset = offset;
+        // not skinned this frame: still; a slot with a new owner: no motion of its own yet
+        output.previous_position = this.#skinned && this.#fresh[slot] !== this.frame ? positions[1 - this.#current] : positions[this.#current];
+        output.previous_offset = offset;
+        output.normal = this.#normals!;
+        output.normal_offset = offset;
+    }
+
+    destroy(): void {
+        this.#palette?.destroy();
+        this.#positions?.[0].destroy();
+        this.#positions?.[1].destroy();
+        this.#normals?.destroy();
+        this.#params.destroy();
+    }
+
+    // new buffers: every slot is skinned again from the mirror, and none has last positions
+    #grow(capacity: number): void {
+        const device = this.#device;
+        const mirror = new Float32Array(capacity * this.stride * 16);
+        mirror.set(this.#mirror);
+        this.#mirror = mirror;
+        this.#fresh = new Int32Array(capacity).fill(this.frame);
+        this.#palette?.destroy();
+        this.#positions?.[0].destroy();
+        this.#positions?.[1].destroy();
+        this.#normals?.destroy();
+        const bytes = Math.max(16, capacity * this.vertex_count * 12);
+        const usage = GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE;
+        this.#palette = device.createBuffer({ label: `skin group palettes (${capacity})`, size: capacity * this.stride * 64, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+        this.#positions = [
+            device.createBuffer({ label: `skinned positions A (${capacity})`, size: bytes, usage }),
+            device.createBuffer({ label: `skinned positions B (${capacity})`, size: bytes, usage }),
+        ];
+        this.#normals = device.createBuffer({ label: `skinned normals (${capacity})`, size: bytes, usage });
+        this.#capacity = capacity;
+        this.#groups[0] = null;
+        this.#groups[1] = null;
+        // the slots already handed out this frame keep what they wrote; all of them go up again
+        this.#low = 0;
+        this.#high = Math.max(this.#high, capacity - 1);
+        this.dirty = true;
+    }
+}
