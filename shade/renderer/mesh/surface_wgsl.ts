@@ -67,6 +67,28 @@ fn vs_surface(
     return out;
 }
 
+// geometries drawn with materials that need neither tangents nor uv1 (no normal map, every slot on uv set 0):
+// three vertex buffers, as every other mesh pass binds
+@vertex
+fn vs_surface_basic(
+    @location(0) position: vec3f,
+    @location(1) normal: vec3f,
+    @location(2) uv: vec2f,
+    @builtin(instance_index) object: u32,
+) -> SurfaceVarying {
+    let o = objects[object];
+    let world = o.model * vec4f(position, 1.0);
+    var out: SurfaceVarying;
+    out.clip = camera.view_projection * world;
+    out.world_position = world.xyz;
+    out.normal = mat3x3f(o.normal_0.xyz, o.normal_1.xyz, o.normal_2.xyz) * normal;
+    out.uv = uv;
+    out.object = object;
+    out.tangent = vec4f(0.0);
+    out.uv1 = uv;
+    return out;
+}
+
 struct Surface {
     albedo: vec3f,
     alpha: f32,
@@ -77,28 +99,51 @@ struct Surface {
     emissive: vec3f,
 };
 
-fn surface_uv(in: SurfaceVarying, bits: u32, slot: u32) -> vec2f {
-    return select(in.uv, in.uv1, ((bits >> slot) & 1u) != 0u);
+// texture bits (ObjectData.ids.w): bit i the slot samples uv set 1, bit 8 a normal map, bit 9 + i the slot is bound
+fn slot_bound(bits: u32, slot: u32) -> bool {
+    return ((bits >> (9u + slot)) & 1u) != 0u;
 }
 
 fn material_surface(in: SurfaceVarying, front: bool, masked: bool) -> Surface {
     let o = objects[in.object];
     let bits = o.ids.w;
-    // every slot sampled and every derivative taken in uniform control flow; an empty slot binds a white texel
-    let normal_uv = surface_uv(in, bits, 2u);
+    // derivatives in uniform control flow; the slots bound are sampled with them (explicit gradients may be taken
+    // in the per-object branches), the empty ones cost nothing
     let dp_dx = dpdx(in.world_position);
     let dp_dy = dpdy(in.world_position);
-    let duv_dx = dpdx(normal_uv);
-    let duv_dy = dpdy(normal_uv);
-    let base = o.base_color * textureSample(base_color_texture, base_color_sampler, surface_uv(in, bits, 0u));
-    let metallic_roughness = textureSample(metallic_roughness_texture, metallic_roughness_sampler, surface_uv(in, bits, 1u));
-    let mapped = textureSample(normal_texture, normal_sampler, normal_uv).xyz;
-    let occlusion = textureSample(occlusion_texture, occlusion_sampler, surface_uv(in, bits, 3u)).r;
-    let emissive = textureSample(emissive_texture, emissive_sampler, surface_uv(in, bits, 4u)).rgb;
+    let duv0_dx = dpdx(in.uv);
+    let duv0_dy = dpdy(in.uv);
+    let duv1_dx = dpdx(in.uv1);
+    let duv1_dy = dpdy(in.uv1);
+    var base = o.base_color;
+    if (slot_bound(bits, 0u)) {
+        let on1 = ((bits >> 0u) & 1u) != 0u;
+        base *= textureSampleGrad(base_color_texture, base_color_sampler, select(in.uv, in.uv1, on1), select(duv0_dx, duv1_dx, on1), select(duv0_dy, duv1_dy, on1));
+    }
     if (masked && base.a < o.surface.w) { discard; }
+    var metallic_roughness = vec4f(1.0);
+    if (slot_bound(bits, 1u)) {
+        let on1 = ((bits >> 1u) & 1u) != 0u;
+        metallic_roughness = textureSampleGrad(metallic_roughness_texture, metallic_roughness_sampler, select(in.uv, in.uv1, on1), select(duv0_dx, duv1_dx, on1), select(duv0_dy, duv1_dy, on1));
+    }
+    var occlusion = 1.0;
+    if (slot_bound(bits, 3u)) {
+        let on1 = ((bits >> 3u) & 1u) != 0u;
+        occlusion = textureSampleGrad(occlusion_texture, occlusion_sampler, select(in.uv, in.uv1, on1), select(duv0_dx, duv1_dx, on1), select(duv0_dy, duv1_dy, on1)).r;
+    }
+    var emissive = vec3f(1.0);
+    if (slot_bound(bits, 4u)) {
+        let on1 = ((bits >> 4u) & 1u) != 0u;
+        emissive = textureSampleGrad(emissive_texture, emissive_sampler, select(in.uv, in.uv1, on1), select(duv0_dx, duv1_dx, on1), select(duv0_dy, duv1_dy, on1)).rgb;
+    }
     let facing = select(-1.0, 1.0, front);
     var n = normalize(in.normal) * facing;
     if ((bits & 256u) != 0u) {
+        let normal_on1 = ((bits >> 2u) & 1u) != 0u;
+        let normal_uv = select(in.uv, in.uv1, normal_on1);
+        let duv_dx = select(duv0_dx, duv1_dx, normal_on1);
+        let duv_dy = select(duv0_dy, duv1_dy, normal_on1);
+        let mapped = textureSampleGrad(normal_texture, normal_sampler, normal_uv, duv_dx, duv_dy).xyz;
         var t: vec3f;
         var b: vec3f;
         if (in.tangent.w != 0.0) {

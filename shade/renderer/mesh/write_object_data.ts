@@ -43,9 +43,17 @@ export function write_object_data(f: Float32Array, u: Uint32Array, o: number, me
     f[o + 59] = material.transparency === "masked" ? material.alpha_cutoff : 0;
 }
 
-/** The object data's texture bits (`ids.w`): which slots sample uv set 1, and whether a normal map is bound. */
+/**
+ * The object data's texture bits (`ids.w`): which slots sample uv set 1 (bits 0-4), whether a normal map is bound
+ * (bit 8), which slots are bound (bits 9-13; the shader samples only those).
+ */
 export function texture_bits(material: StandardMaterial): number {
     return (
+        (material.base_color_texture !== null ? 1 << 9 : 0) |
+        (material.metallic_roughness_texture !== null ? 1 << 10 : 0) |
+        (material.normal_texture !== null ? 1 << 11 : 0) |
+        (material.occlusion_texture !== null ? 1 << 12 : 0) |
+        (material.emissive_texture !== null ? 1 << 13 : 0) |
         slot_uv_set(material.base_color_texture) |
         (slot_uv_set(material.metallic_roughness_texture) << 1) |
         (slot_uv_set(material.normal_texture) << 2) |

@@ -9,6 +9,7 @@ import { MaterialBindings } from "../mesh/MaterialBindings.js";
 import { MeshDrawList, type DrawRun } from "../mesh/MeshDrawList.js";
 import { SURFACE_VERTEX_BUFFERS, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
+import { slot_uv_set } from "../scene/MaterialTexture.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import type { Scene } from "../scene/Scene.js";
 
@@ -52,7 +53,7 @@ fn fs_gbuffer(in: SurfaceVarying, @builtin(front_facing) front: bool) -> GBuffer
 `;
 
 interface DeviceState {
-    /** By `material_variant`: single- and double-sided, opaque and masked. */
+    /** By `material_variant`: single- and double-sided, opaque and masked, three or five vertex buffers. */
     readonly pipelines: readonly GPURenderPipeline[];
     readonly scene_layout: GPUBindGroupLayout;
     readonly geometries: GPUGeometryCache;
@@ -171,16 +172,27 @@ export class GBufferStep {
 
 /**
  * The pipeline variant a material draws with (index into a pass's pipelines): bit 0 double-sided (no culling),
- * bit 1 masked (the discard below the cutoff).
+ * bit 1 masked (the discard below the cutoff), bit 2 it reads tangents or the second uv set (a normal map, a
+ * slot on uv set 1: five vertex buffers; otherwise three).
  */
 export function material_variant(material: StandardMaterial): number {
-    return (material.double_sided ? 1 : 0) | (material.transparency === "masked" ? 2 : 0);
+    return (material.double_sided ? 1 : 0) | (material.transparency === "masked" ? 2 : 0) | (needs_surface_buffers(material) ? 4 : 0);
+}
+
+function needs_surface_buffers(material: StandardMaterial): boolean {
+    return (
+        material.normal_texture !== null ||
+        slot_uv_set(material.base_color_texture) === 1 ||
+        slot_uv_set(material.metallic_roughness_texture) === 1 ||
+        slot_uv_set(material.occlusion_texture) === 1 ||
+        slot_uv_set(material.emissive_texture) === 1
+    );
 }
 
 /**
  * Which vertex buffers a pass's pipeline reads beyond positions, normals and uvs (0-2): `surface` tangents and
- * uv1 at 3 and 4 (`SURFACE_VERTEX_BUFFERS`), `previous` last frame's positions at 3 (the velocity product's),
- * `plain` none.
+ * uv1 at 3 and 4 (`SURFACE_VERTEX_BUFFERS`; with `pipelines`, only for the variants that read them), `previous`
+ * last frame's positions at 3 (the velocity product's), `plain` none.
  */
 export type RunVertexBuffers = "plain" | "surface" | "previous";
 
@@ -200,14 +212,24 @@ export function draw_runs(
     let bound_source: unknown = null;
     let bound_material: unknown = null;
     let bound_pipeline: GPURenderPipeline | null = null;
+    // with per-variant pipelines, whether this run's reads tangents and uv1, and whether the bound geometry's are bound
+    let extras = buffers === "surface";
+    let extras_bound = false;
     for (let i = 0; i < count; i++) {
         const run = runs[i];
         if (run.material !== bound_material) {
             if (pipelines !== null) {
-                const pipeline = pipelines[material_variant(run.material)];
+                const variant = material_variant(run.material);
+                const pipeline = pipelines[variant];
                 if (pipeline !== bound_pipeline) {
                     pass.setPipeline(pipeline);
                     bound_pipeline = pipeline;
+                }
+                extras = buffers === "surface" && (variant & 4) !== 0;
+                if (extras && !extras_bound && bound_geometry !== null) {
+                    pass.setVertexBuffer(3, bound_geometry.tangent);
+                    pass.setVertexBuffer(4, bound_geometry.uv1);
+                    extras_bound = true;
                 }
             }
             pass.setBindGroup(1, state.materials.group(run.material));
@@ -223,9 +245,11 @@ export function draw_runs(
                 pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
                 pass.setVertexBuffer(1, geometry.normal, geometry.normal_offset);
                 pass.setVertexBuffer(2, geometry.uv);
-                if (buffers === "surface") {
+                extras_bound = false;
+                if (extras) {
                     pass.setVertexBuffer(3, geometry.tangent);
                     pass.setVertexBuffer(4, geometry.uv1);
+                    extras_bound = true;
                 } else if (buffers === "previous") pass.setVertexBuffer(3, geometry.previous_position, geometry.previous_offset);
                 pass.setIndexBuffer(geometry.index, geometry.index_format);
                 bound_geometry = geometry;
@@ -265,14 +289,15 @@ function build_state(device: GPUDevice): DeviceState {
     const module = device.createShaderModule({ label: "gbuffer shader", code: GBUFFER_WGSL });
     const layout = device.createPipelineLayout({ label: "gbuffer pipeline layout", bindGroupLayouts: [scene_layout, materials.layout] });
     const pipelines: GPURenderPipeline[] = [];
-    for (let variant = 0; variant < 4; variant++) {
+    for (let variant = 0; variant < 8; variant++) {
         const double_sided = (variant & 1) !== 0;
         const masked = (variant & 2) !== 0;
+        const surface = (variant & 4) !== 0;
         pipelines.push(
             device.createRenderPipeline({
-                label: `gbuffer pipeline${double_sided ? " (double-sided)" : ""}${masked ? " (masked)" : ""}`,
+                label: `gbuffer pipeline${double_sided ? " (double-sided)" : ""}${masked ? " (masked)" : ""}${surface ? " (tangents, uv1)" : ""}`,
                 layout,
-                vertex: { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS },
+                vertex: surface ? { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS } : { module, entryPoint: "vs_surface_basic", buffers: MESH_VERTEX_BUFFERS },
                 fragment: {
                     module,
                     entryPoint: "fs_gbuffer",
