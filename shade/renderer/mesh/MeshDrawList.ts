@@ -73,6 +73,9 @@ export class MeshDrawList {
     readonly #previous = new WeakMap<Mesh, PreviousTransform>();
     #build = 0;
     #moved = 0;
+    // the texture bits of the material last seen this build (slots may change between frames: worked out anew)
+    #bits_material: StandardMaterial | null = null;
+    #bits = 0;
 
     /**
      * Meshes drawn this frame whose world matrix differs from last frame's (a mesh not drawn last frame does
@@ -87,6 +90,7 @@ export class MeshDrawList {
         if (scene !== this.#sorted_scene || scene.version !== this.#sorted_version) this.#sort(scene);
         objects.clear();
         this.#build++;
+        this.#bits_material = null;
         this.#moved = 0;
         this.opaque_run_count = 0;
         this.#blended_count = 0;
@@ -142,6 +146,12 @@ export class MeshDrawList {
             this.#previous.set(mesh, previous);
         }
         const material = mesh.material;
+        // meshes come sorted by material: the material's texture bits are worked out once per run of it
+        if (material !== this.#bits_material) {
+            this.#bits_material = material;
+            this.#bits = texture_bits(material);
+        }
+        const bits = this.#bits;
         const flags = GBufferFlags.lit | (material.base_color_texture !== null ? GBufferFlags.textured : 0) | (mesh.receive_decals ? GBufferFlags.receives_decals : 0);
         const drawn_last_frame = previous.build === this.#build - 1;
         if (
@@ -151,7 +161,7 @@ export class MeshDrawList {
             previous.object_id === mesh.object_id &&
             previous.material_id === material.id &&
             previous.flags === flags &&
-            same_inputs(previous.inputs, mesh, material)
+            same_inputs(previous.inputs, mesh, material, bits)
         ) {
             objects.keep();
             // a skinned mesh moves with its skin (the velocity product reads its last positions): counted as moving
@@ -164,7 +174,7 @@ export class MeshDrawList {
         const f = objects.floats;
         const u = objects.uints;
         const m = mesh.world_matrix;
-        write_object_data(f, u, o, mesh, this.#normal);
+        write_object_data(f, u, o, mesh, this.#normal, bits);
         u[o + 38] = flags;
         // last frame's matrix (this frame's if it was not drawn last frame), and this frame's kept for the next
         const p = previous.matrix;
@@ -186,7 +196,7 @@ export class MeshDrawList {
         previous.object_id = mesh.object_id;
         previous.material_id = material.id;
         previous.flags = flags;
-        store_inputs(previous.inputs, mesh, material);
+        store_inputs(previous.inputs, mesh, material, bits);
         return index;
     }
 
@@ -232,7 +242,7 @@ function by_material_then_geometry(a: Mesh, b: Mesh): number {
     return a.material.id - b.material.id || geometry_key(a.geometry) - geometry_key(b.geometry);
 }
 
-function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): boolean {
+function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial, bits: number): boolean {
     const p = mesh.position;
     const r = mesh.rotation;
     const s = mesh.scale;
@@ -248,13 +258,13 @@ function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): b
         a[21] === Math.fround(material.normal_scale) && a[22] === Math.fround(material.occlusion_strength) &&
         a[23] === material.emissive[0] && a[24] === material.emissive[1] && a[25] === material.emissive[2] &&
         a[26] === Math.fround(material.transparency === "masked" ? material.alpha_cutoff : 0) &&
-        a[27] === texture_bits(material) &&
+        a[27] === bits &&
         // a matrix set from outside: its version (as float32, exact up to 2^24 changes, then wrapping through the same test)
         a[20] === Math.fround(mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216)
     );
 }
 
-function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): void {
+function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial, bits: number): void {
     a.set(mesh.position, 0);
     a.set(mesh.rotation, 3);
     a.set(mesh.scale, 7);
@@ -267,5 +277,5 @@ function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial): 
     a[22] = material.occlusion_strength;
     a.set(material.emissive, 23);
     a[26] = material.transparency === "masked" ? material.alpha_cutoff : 0;
-    a[27] = texture_bits(material);
+    a[27] = bits;
 }

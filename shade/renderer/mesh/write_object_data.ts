@@ -6,10 +6,11 @@ import type { StandardMaterial } from "../scene/StandardMaterial.js";
 /**
  * Writes the per-object data every mesh draw shares (the layout of `mesh_wgsl.ts`'s object struct) for `mesh` at
  * float offset `o`: world matrix, normal matrix (as three padded columns), base colour, roughness, metalness,
- * (the material's, times the mesh's `color`), object id and material id. The caller writes what its draw adds (flags, last frame's matrix). `normal` is
- * scratch, so nothing is allocated.
+ * (the material's, times the mesh's `color`), normal scale, occlusion strength, object id, material id, texture bits
+ * (`bits`: `texture_bits` of the material, passed when the caller has it), emissive and alpha cutoff. The caller
+ * writes what its draw adds (flags, last frame's matrix). `normal` is scratch, so nothing is allocated.
  */
-export function write_object_data(f: Float32Array, u: Uint32Array, o: number, mesh: Mesh, normal: mat3): void {
+export function write_object_data(f: Float32Array, u: Uint32Array, o: number, mesh: Mesh, normal: mat3, bits: number = texture_bits(mesh.material)): void {
     const m = mesh.world_matrix;
     for (let k = 0; k < 16; k++) f[o + k] = m[k];
     const n = mat3.normalFromMat4(normal, m) ?? mat3.identity(normal);
@@ -35,7 +36,7 @@ export function write_object_data(f: Float32Array, u: Uint32Array, o: number, me
     f[o + 35] = material.occlusion_strength;
     u[o + 36] = mesh.object_id;
     u[o + 37] = material.id;
-    u[o + 39] = texture_bits(material);
+    u[o + 39] = bits;
     const e = material.emissive;
     f[o + 56] = e[0];
     f[o + 57] = e[1];
