@@ -16,6 +16,7 @@ import { ShadowMap } from "../shadows/ShadowMap.js";
 import { shadow_layout_entries, SHADOW_WGSL } from "../shadows/shadow_wgsl.js";
 import { use_compute } from "../fullscreen/FullscreenPath.js";
 import { environment_bindings_wgsl, environment_layout_entries, ENVIRONMENT_WGSL } from "../environment/environment_wgsl.js";
+import { AmbientOcclusion } from "../extension/AmbientOcclusion.js";
 
 /** Format of the HDR scene colour. */
 export const SCENE_COLOR_FORMAT: GPUTextureFormat = "rgba16float";
@@ -25,6 +26,8 @@ const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x08 /* STORAGE_BINDING */ | 
 const COMPUTE_OUTPUT_BINDING = 15;
 /** First of the scene environment's five bindings (16-20, `environment_bindings_wgsl`), past the compute output. */
 const ENVIRONMENT_BINDING = 16;
+/** The published `AmbientOcclusion` texture and its linear sampler (11, 12). */
+const AMBIENT_OCCLUSION_BINDING = 11;
 
 const FRAGMENT_ENTRY = "@fragment\nfn fs_main(in: FullscreenVarying) -> @location(0) vec4f {";
 
@@ -32,8 +35,8 @@ const FRAGMENT_ENTRY = "@fragment\nfn fs_main(in: FullscreenVarying) -> @locatio
  * The deferred lighting as a compute shader: the fragment entry of `deferred_wgsl` becomes a function that each
  * invocation calls with the varying a fragment at its pixel's centre would get, and stores the result.
  */
-export function deferred_compute_wgsl(shadows: boolean, environment = false): string {
-    const fragment = deferred_wgsl(shadows, environment);
+export function deferred_compute_wgsl(shadows: boolean, environment = false, ambient_occlusion = false): string {
+    const fragment = deferred_wgsl(shadows, environment, ambient_occlusion);
     if (!fragment.includes(FRAGMENT_ENTRY)) throw new Error("deferred_compute_wgsl: the lighting shader's fragment entry is not where it was");
     return `${fragment.replace(FRAGMENT_ENTRY, "fn shade_pixel(in: FullscreenVarying) -> vec4f {")}
 @group(0) @binding(${COMPUTE_OUTPUT_BINDING}) var lit_output: texture_storage_2d<${SCENE_COLOR_FORMAT}, write>;
@@ -52,9 +55,11 @@ fn cs_main(@builtin(global_invocation_id) id: vec3u) {
  * The deferred lighting shader; `shadows` adds the sun's shadow map (bindings 7-9, `SHADOW_WGSL`). Without
  * shadows the text is the shader as it was before shadows existed. `environment` adds the scene's `Environment`
  * (bindings 16-20, `ENVIRONMENT_WGSL`): it replaces the flat ambient term and shows where no geometry is; without
- * it the text is the shader as it was before environments existed.
+ * it the text is the shader as it was before environments existed. `ambient_occlusion` adds the frame's
+ * `AmbientOcclusion` texture (bindings 11-12), sampled at the pixel's uv and multiplied into the material's
+ * occlusion (ambient and environment light only); without it the text is the shader as it was before.
  */
-export function deferred_wgsl(shadows: boolean, environment = false): string {
+export function deferred_wgsl(shadows: boolean, environment = false, ambient_occlusion = false): string {
     return /* wgsl */ `
 ${CAMERA_WGSL}
 ${LIGHTING_WGSL}
@@ -67,7 +72,7 @@ ${LIGHTING_WGSL}
 @group(0) @binding(6) var<storage, read> light_tiles: array<u32>;
 // emitted radiance (rgb) and ambient occlusion (a) of the surface
 @group(0) @binding(10) var emissive_target: texture_2d<f32>;
-${shadows ? SHADOW_BINDINGS_WGSL : ""}${environment ? ENVIRONMENT_BINDINGS_WGSL : ""}
+${shadows ? SHADOW_BINDINGS_WGSL : ""}${environment ? ENVIRONMENT_BINDINGS_WGSL : ""}${ambient_occlusion ? AMBIENT_OCCLUSION_BINDINGS_WGSL : ""}
 ${FULLSCREEN_VERTEX_WGSL}
 
 @fragment
@@ -91,7 +96,7 @@ fn fs_main(in: FullscreenVarying) -> @location(0) vec4f {
     let metalness = f32(material.x) / 255.0;
     let roughness = normal_roughness.w;
     let emissive_occlusion = textureLoad(emissive_target, pixel, 0);
-    let occlusion = emissive_occlusion.a;
+    ${ambient_occlusion ? AMBIENT_OCCLUSION_WGSL : "let occlusion = emissive_occlusion.a;"}
     ${shadows ? SHADOWED_SUN_WGSL : "var color = shade_sun(&lights, n, v, albedo, roughness, metalness, 1.0);"}
     ${environment ? "color += environment_light(n, v, albedo, roughness, metalness) * occlusion;" : "color += lights.ambient.rgb * albedo * occlusion;"}
     color += shade_tile_points(&lights, vec2u(pixel), p, n, v, albedo, roughness, metalness);
@@ -113,6 +118,13 @@ const SHADOWED_SUN_WGSL = /* wgsl */ `let view_depth = -(camera.view * vec4f(p, 
 
 const ENVIRONMENT_BINDINGS_WGSL = /* wgsl */ `${environment_bindings_wgsl(ENVIRONMENT_BINDING)}${ENVIRONMENT_WGSL}`;
 
+const AMBIENT_OCCLUSION_BINDINGS_WGSL = /* wgsl */ `@group(0) @binding(${AMBIENT_OCCLUSION_BINDING}) var ambient_occlusion: texture_2d<f32>;
+@group(0) @binding(${AMBIENT_OCCLUSION_BINDING + 1}) var ambient_occlusion_sampler: sampler;
+`;
+
+// the screen-space term times the material's: both scale the indirect light only
+const AMBIENT_OCCLUSION_WGSL = /* wgsl */ `let occlusion = emissive_occlusion.a * textureSampleLevel(ambient_occlusion, ambient_occlusion_sampler, uv, 0.0).r;`;
+
 // where the G-buffer holds no geometry (albedo alpha 0: its clear value), the environment along the view ray
 const ENVIRONMENT_SKY_WGSL = /* wgsl */ `
         if (textureLoad(albedo_target, pixel, 0).a == 0.0) {
@@ -130,8 +142,21 @@ interface DeviceState {
     readonly shadowed: boolean;
     /** With the scene environment's bindings (after the shadow keys when shadowed). */
     readonly environment: boolean;
+    /** With the frame's `AmbientOcclusion` (its two keys last). */
+    readonly ambient_occlusion: boolean;
     readonly layout_entries: readonly GPUBindGroupLayoutEntry[];
     readonly shadow_sampler: GPUSampler | null;
+    readonly ambient_occlusion_sampler: GPUSampler | null;
+}
+
+/** The variant's index in the per-variant tables: shadowed 1, environment 2, ambient occlusion 4. */
+function variant_of(shadowed: boolean, environment: boolean, ambient_occlusion: boolean): number {
+    return (shadowed ? 1 : 0) | (environment ? 2 : 0) | (ambient_occlusion ? 4 : 0);
+}
+
+/** Bind group keys of a variant: bindings 0-6 and 10, then shadows (3), environment (5), ambient occlusion (2). */
+function key_count(variant: number): number {
+    return 8 + ((variant & 1) !== 0 ? 3 : 0) + ((variant & 2) !== 0 ? 5 : 0) + ((variant & 4) !== 0 ? 2 : 0);
 }
 
 /**
@@ -151,21 +176,16 @@ export class LightingStep {
     #output = -1;
     #shadow_map = -1;
     #shadow_cascades: GPUBuffer | null = null;
+    #ambient_occlusion = -1;
     #scene: Scene | null = null;
     #camera: GPUBuffer | null = null;
-    // bindings 0-6, the emissive target (10), then the shadow map's three (7-9) when shadowed
-    readonly #keys: unknown[] = [null, null, null, null, null, null, null, null];
-    readonly #shadow_keys: unknown[] = [null, null, null, null, null, null, null, null, null, null, null];
+    // per variant (variant_of): bindings 0-6, the emissive target (10), then the shadow map's three (7-9) when
+    // shadowed, the scene environment's five, the ambient occlusion's texture and sampler
+    readonly #keys: unknown[][] = Array.from({ length: 8 }, (_, variant) => Array<unknown>(key_count(variant)).fill(null));
+    readonly #per_device: WeakMap<GPUDevice, DeviceState>[] = Array.from({ length: 8 }, () => new WeakMap<GPUDevice, DeviceState>());
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "lighting", colorAttachments: this.#colors };
     readonly #compute_descriptor: GPUComputePassDescriptor = { label: "lighting (compute)" };
-    readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
-    readonly #per_device_shadowed = new WeakMap<GPUDevice, DeviceState>();
-    // the same, plus the scene environment's five bindings last
-    readonly #environment_keys: unknown[] = Array<unknown>(13).fill(null);
-    readonly #shadow_environment_keys: unknown[] = Array<unknown>(16).fill(null);
-    readonly #per_device_environment = new WeakMap<GPUDevice, DeviceState>();
-    readonly #per_device_shadowed_environment = new WeakMap<GPUDevice, DeviceState>();
 
     record(frame: FrameContext, scene: Scene): void {
         const g = frame.get(GBufferTextures);
@@ -187,6 +207,12 @@ export class LightingStep {
             this.#shadow_map = -1;
             this.#shadow_cascades = null;
         }
+        // an AfterGBuffer extension's ambient occlusion; otherwise the shader without it
+        this.#ambient_occlusion = -1;
+        if (frame.has(AmbientOcclusion)) {
+            const occlusion = frame.get(AmbientOcclusion);
+            if (occlusion.published) this.#ambient_occlusion = pass.read(occlusion.texture);
+        }
         const target = pass.create(
             "scene colour",
             TextureResourceDescriptor.of(frame.resolution[0], frame.resolution[1], SCENE_COLOR_FORMAT, SCENE_USAGE),
@@ -200,18 +226,16 @@ export class LightingStep {
         const device = execution.graphics;
         const shadowed = this.#shadow_map !== -1;
         const environment = this.#scene!.environment;
-        const states = environment !== null
-            ? (shadowed ? this.#per_device_shadowed_environment : this.#per_device_environment)
-            : (shadowed ? this.#per_device_shadowed : this.#per_device);
+        const occluded = this.#ambient_occlusion !== -1;
+        const variant = variant_of(shadowed, environment !== null, occluded);
+        const states = this.#per_device[variant];
         let state = states.get(device);
         if (state === undefined) {
-            state = build_state(device, shadowed, environment !== null);
+            state = build_state(device, shadowed, environment !== null, occluded);
             states.set(device, state);
         }
         const lights = this.lights.upload(device, this.#scene!);
-        const keys = environment !== null
-            ? (shadowed ? this.#shadow_environment_keys : this.#environment_keys)
-            : (shadowed ? this.#shadow_keys : this.#keys);
+        const keys = this.#keys[variant];
         keys[0] = this.#camera;
         keys[1] = lights;
         keys[2] = resources.view(this.#albedo);
@@ -234,6 +258,11 @@ export class LightingStep {
             keys[first + 2] = t.brdf_lut_view;
             keys[first + 3] = t.sampler;
             keys[first + 4] = t.uniforms;
+        }
+        if (occluded) {
+            const first = keys.length - 2;
+            keys[first] = resources.view(this.#ambient_occlusion);
+            keys[first + 1] = state.ambient_occlusion_sampler;
         }
         if (use_compute(device, "auto")) {
             const compute = state.compute ?? (state.compute = build_compute(device, state));
@@ -265,20 +294,21 @@ interface ComputeState {
     readonly keys: unknown[];
     readonly shadowed: boolean;
     readonly environment: boolean;
+    readonly ambient_occlusion: boolean;
 }
 
 function build_compute(device: GPUDevice, state: DeviceState): ComputeState {
-    const label = `lighting (${state.shadowed ? "shadowed, " : ""}${state.environment ? "environment, " : ""}compute)`;
+    const label = `lighting (${state.shadowed ? "shadowed, " : ""}${state.environment ? "environment, " : ""}${state.ambient_occlusion ? "ambient occlusion, " : ""}compute)`;
     const entries: GPUBindGroupLayoutEntry[] = state.layout_entries.map((e) => ({ ...e, visibility: GPUShaderStage.COMPUTE }));
     entries.push({ binding: COMPUTE_OUTPUT_BINDING, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: "write-only", format: SCENE_COLOR_FORMAT } });
     const layout = device.createBindGroupLayout({ label: `${label} bind group layout`, entries });
-    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_compute_wgsl(state.shadowed, state.environment) });
+    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_compute_wgsl(state.shadowed, state.environment, state.ambient_occlusion) });
     const pipeline = device.createComputePipeline({
         label: `${label} pipeline`,
         layout: device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [layout] }),
         compute: { module, entryPoint: "cs_main" },
     });
-    return { pipeline, layout, groups: new BindGroupCache(), keys: [], shadowed: state.shadowed, environment: state.environment };
+    return { pipeline, layout, groups: new BindGroupCache(), keys: [], shadowed: state.shadowed, environment: state.environment, ambient_occlusion: state.ambient_occlusion };
 }
 
 function compute_group_for(device: GPUDevice, compute: ComputeState, keys: unknown[], output: GPUTextureView): GPUBindGroup {
@@ -288,7 +318,7 @@ function compute_group_for(device: GPUDevice, compute: ComputeState, keys: unkno
     all[keys.length] = output;
     const cached = compute.groups.find(all);
     if (cached !== null) return cached;
-    const entries = group_entries(keys, compute.shadowed, compute.environment);
+    const entries = group_entries(keys, compute.shadowed, compute.environment, compute.ambient_occlusion);
     entries.push({ binding: COMPUTE_OUTPUT_BINDING, resource: output });
     const group = device.createBindGroup({ label: "lighting bind group (compute)", layout: compute.layout, entries });
     return compute.groups.add(all, group);
@@ -297,13 +327,13 @@ function compute_group_for(device: GPUDevice, compute: ComputeState, keys: unkno
 function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUBindGroup {
     const cached = state.groups.find(keys);
     if (cached !== null) return cached;
-    const label = `lighting bind group${state.shadowed ? " (shadowed)" : ""}${state.environment ? " (environment)" : ""}`;
-    const group = device.createBindGroup({ label, layout: state.layout, entries: group_entries(keys, state.shadowed, state.environment) });
+    const label = `lighting bind group${state.shadowed ? " (shadowed)" : ""}${state.environment ? " (environment)" : ""}${state.ambient_occlusion ? " (ambient occlusion)" : ""}`;
+    const group = device.createBindGroup({ label, layout: state.layout, entries: group_entries(keys, state.shadowed, state.environment, state.ambient_occlusion) });
     return state.groups.add(keys, group);
 }
 
 /** The bind group entries of the raster path's keys (the compute path adds its output). */
-function group_entries(keys: unknown[], shadowed: boolean, environment: boolean): GPUBindGroupEntry[] {
+function group_entries(keys: unknown[], shadowed: boolean, environment: boolean, ambient_occlusion: boolean): GPUBindGroupEntry[] {
     const entries: GPUBindGroupEntry[] = [
             { binding: 0, resource: { buffer: keys[0] as GPUBuffer } },
             { binding: 1, resource: { buffer: keys[1] as GPUBuffer } },
@@ -331,12 +361,19 @@ function group_entries(keys: unknown[], shadowed: boolean, environment: boolean)
             { binding: ENVIRONMENT_BINDING + 4, resource: { buffer: keys[first + 4] as GPUBuffer } },
         );
     }
+    if (ambient_occlusion) {
+        const first = keys.length - 2;
+        entries.push(
+            { binding: AMBIENT_OCCLUSION_BINDING, resource: keys[first] as GPUTextureView },
+            { binding: AMBIENT_OCCLUSION_BINDING + 1, resource: keys[first + 1] as GPUSampler },
+        );
+    }
     return entries;
 }
 
-function build_state(device: GPUDevice, shadowed: boolean, environment: boolean): DeviceState {
+function build_state(device: GPUDevice, shadowed: boolean, environment: boolean, ambient_occlusion: boolean): DeviceState {
     const F = GPUShaderStage.FRAGMENT;
-    const variant = [shadowed ? "shadowed" : "", environment ? "environment" : ""].filter((v) => v !== "").join(", ");
+    const variant = [shadowed ? "shadowed" : "", environment ? "environment" : "", ambient_occlusion ? "ambient occlusion" : ""].filter((v) => v !== "").join(", ");
     const label = variant === "" ? "lighting" : `lighting (${variant})`;
     const entries: GPUBindGroupLayoutEntry[] = [
             { binding: 0, visibility: F, buffer: { type: "uniform" } },
@@ -350,8 +387,14 @@ function build_state(device: GPUDevice, shadowed: boolean, environment: boolean)
     ];
     if (shadowed) entries.push(...shadow_layout_entries(7, F));
     if (environment) entries.push(...environment_layout_entries(ENVIRONMENT_BINDING, F));
+    if (ambient_occlusion) {
+        entries.push(
+            { binding: AMBIENT_OCCLUSION_BINDING, visibility: F, texture: { sampleType: "float" } },
+            { binding: AMBIENT_OCCLUSION_BINDING + 1, visibility: F, sampler: { type: "filtering" } },
+        );
+    }
     const layout = device.createBindGroupLayout({ label: `${label} bind group layout`, entries });
-    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_wgsl(shadowed, environment) });
+    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_wgsl(shadowed, environment, ambient_occlusion) });
     const pipeline = device.createRenderPipeline({
         label: `${label} pipeline`,
         layout: device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [layout] }),
@@ -362,7 +405,10 @@ function build_state(device: GPUDevice, shadowed: boolean, environment: boolean)
     const shadow_sampler = shadowed
         ? device.createSampler({ label: "shadow comparison sampler", compare: "less-equal", magFilter: "linear", minFilter: "linear" })
         : null;
-    return { pipeline, layout, groups: new BindGroupCache(), shadow_sampler, compute: null, shadowed, environment, layout_entries: entries };
+    const ambient_occlusion_sampler = ambient_occlusion
+        ? device.createSampler({ label: "ambient occlusion sampler", magFilter: "linear", minFilter: "linear" })
+        : null;
+    return { pipeline, layout, groups: new BindGroupCache(), shadow_sampler, ambient_occlusion_sampler, compute: null, shadowed, environment, ambient_occlusion, layout_entries: entries };
 }
 
 function execute_lighting(step: LightingStep, resources: FrameGraphResources, execution: FrameExecution): void {

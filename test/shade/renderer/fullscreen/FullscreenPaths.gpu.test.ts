@@ -14,6 +14,7 @@ import { Renderer } from "../../../../shade/renderer/Renderer.js";
 import { Mesh } from "../../../../shade/renderer/scene/Mesh.js";
 import { PointLight } from "../../../../shade/renderer/scene/PointLight.js";
 import { ShadowExtension } from "../../../../shade/renderer/shadows/ShadowExtension.js";
+import { GTAOExtension } from "../../../../shade/renderer/ao/GTAOExtension.js";
 import { Scene } from "../../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMaterial.js";
 import { SCENE_COLOR_FORMAT } from "../../../../shade/renderer/steps/LightingStep.js";
@@ -109,10 +110,14 @@ function box_scene(): Scene {
 }
 
 /** Renders `frames` frames of the box scene under a panning camera; the canvas after each. */
-async function frames_of(device: GPUDevice, paths: FullscreenPath, frames: number, shadows = false): Promise<TextureReadback[]> {
+async function frames_of(device: GPUDevice, paths: FullscreenPath, frames: number, shadows = false, ambient_occlusion = false, ambient = false): Promise<TextureReadback[]> {
     const target = new TextureRenderTarget(WIDTH, HEIGHT);
-    const renderer = new Renderer({ device, target, scene: box_scene(), resolution_scale: 0.75, fullscreen_paths: paths });
+    const scene = box_scene();
+    // a bright ambient, for the ambient occlusion to show
+    if (ambient) scene.ambient.set([1.5, 1.5, 1.5]);
+    const renderer = new Renderer({ device, target, scene, resolution_scale: 0.75, fullscreen_paths: paths });
     if (shadows) renderer.add_extension(new ShadowExtension({ cascades: 2, distance: 20 }));
+    if (ambient_occlusion) renderer.add_extension(new GTAOExtension({ radius: 0.8 }));
     const camera = renderer.view.camera;
     const images: TextureReadback[] = [];
     for (let f = 0; f < frames; f++) {
@@ -168,6 +173,18 @@ describe("full-screen paths: compute against raster (Dawn)", () => {
             write_readback_png(compute[1], "fullscreen_paths_lighting_compute");
             write_readback_png(raster[1], "fullscreen_paths_lighting_raster");
             for (let f = 0; f < raster.length; f++) expect(max_difference(raster[f], compute[f]), `frame ${f}, 8-bit units`).toBeLessThanOrEqual(2);
+        });
+    });
+
+    it("the deferred lighting with GTAO's ambient occlusion (its two passes and the lighting's occlusion binding) on compute matches raster", async () => {
+        await with_gpu_device(async (device) => {
+            const raster = await frames_of(device, "raster", 2, true, true, true);
+            const compute = await frames_of(device, "compute", 2, true, true, true);
+            const without = await frames_of(device, "raster", 2, true, false, true);
+            write_readback_png(compute[1], "fullscreen_paths_lighting_ao_compute");
+            for (let f = 0; f < raster.length; f++) expect(max_difference(raster[f], compute[f]), `frame ${f}, 8-bit units`).toBeLessThanOrEqual(2);
+            // the occlusion shows
+            expect(max_difference(raster[1], without[1])).toBeGreaterThan(4);
         });
     });
 
