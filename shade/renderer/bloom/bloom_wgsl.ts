@@ -24,7 +24,9 @@ struct BloomParams {
 @group(0) @binding(2) var input_a: texture_2d<f32>;
 @group(0) @binding(3) var input_b: texture_2d<f32>;
 
-fn tap_a(uv: vec2f) -> vec3f { return textureSampleLevel(input_a, bloom_sampler, uv, 0.0).rgb; }
+// clamped to what half floats hold: one pixel of infinity or NaN (an overflowing highlight) would otherwise reach
+// every texel of the small levels, and the whole picture through them (min/max return the number beside a NaN)
+fn tap_a(uv: vec2f) -> vec3f { return clamp(textureSampleLevel(input_a, bloom_sampler, uv, 0.0).rgb, vec3f(0.0), vec3f(65504.0)); }
 fn tap_b(uv: vec2f) -> vec3f { return textureSampleLevel(input_b, bloom_sampler, uv, 0.0).rgb; }
 
 // Jimenez 2014, "Next generation post processing in Call of Duty: Advanced Warfare": 13 bilinear taps of the

@@ -2,7 +2,7 @@
 // scene colour read before and after the bloom at BeforePresent. The bloom spreads a bright square's energy to
 // its neighbours, less with distance; keeps the picture's total within 5%; matches a CPU reference of the
 // chain; gives its input back untouched at intensity 0; follows a resize; runs the same on its compute and raster
-// paths; and makes an emissive material glow. A PNG of emissive shapes with and without it is written to
+// paths; keeps a pixel that is not finite from spreading; and makes an emissive material glow. A PNG of emissive shapes with and without it is written to
 // test/output/bloom_{off,on}.png.
 import { describe, expect, it } from "vitest";
 import type { FrameContext } from "../../../../shade/renderer/extension/FrameContext.js";
@@ -270,12 +270,26 @@ describe("BloomExtension on Dawn", () => {
         });
     });
 
+    it("keeps a pixel that is not finite (an overflowing highlight) to itself: every other pixel stays finite", async () => {
+        await with_gpu_device(async (device) => {
+            const p = picture(SIZE, SIZE, (x, y) => (x === 40 && y === 20 ? [Infinity, 1, 1] : x === 10 && y === 50 ? [-5, 0, 0] : [0.5, 0.5, 0.5]));
+            const { before, after } = await bloomed(device, p, { intensity: 0.3 });
+            // Dawn on SwiftShader reads the half-float infinity back as NaN (WGSL lets an implementation assume
+            // finite values): either way the pixel is not finite
+            expect(Number.isFinite(red(before, 40, 20))).toBe(false);
+            const data = after.data as Float32Array;
+            let not_finite = 0;
+            for (let i = 0; i < data.length; i++) if (!Number.isFinite(data[i]) && i !== (20 * SIZE + 40) * 4) not_finite++;
+            expect(not_finite, "values other than the infinite pixel's own that are not finite").toBe(0);
+        });
+    });
+
     it("follows a resize: each size draws what a fresh renderer of that size draws, no texture of the old size left", async () => {
         await with_gpu_device(async (device) => {
-            const sizes = [[64, 64], [40, 24], [97, 33], [64, 64]] as const;
+            const sizes = [[64, 64], [40, 24], [97, 33], [3, 2], [64, 64]] as const;
             const rig = new BloomRig(device, 64, 64, { intensity: 0.5 });
             for (const [w, h] of sizes) {
-                const p = square(w, h, w >> 2, h >> 2, 6);
+                const p = square(w, h, w >> 2, h >> 2, Math.min(6, h - (h >> 2)));
                 const resized = await rig.render(p);
                 const fresh = await bloomed(device, p, { intensity: 0.5 });
                 expect([resized.after.width, resized.after.height]).toEqual([w, h]);
