@@ -212,11 +212,18 @@ export function draw_runs(
     let bound_source: unknown = null;
     let bound_material: unknown = null;
     let bound_pipeline: GPURenderPipeline | null = null;
-    // with per-variant pipelines, whether this run's reads tangents and uv1, and whether the bound geometry's are bound
+    // what each vertex buffer slot and the index holds: skinned meshes of one geometry share uvs, tangents and
+    // indices and differ only in their positions' offsets, so most of a run of them binds two buffers
+    let slot_uv: GPUBuffer | null = null;
+    let slot_3: GPUBuffer | null = null;
+    let slot_3_offset = -1;
+    let slot_4: GPUBuffer | null = null;
+    let bound_index: GPUBuffer | null = null;
+    // with per-variant pipelines, whether this run's pipeline reads tangents and uv1
     let extras = buffers === "surface";
-    let extras_bound = false;
     for (let i = 0; i < count; i++) {
         const run = runs[i];
+        let rebind_extras = false;
         if (run.material !== bound_material) {
             if (pipelines !== null) {
                 const variant = material_variant(run.material);
@@ -225,12 +232,9 @@ export function draw_runs(
                     pass.setPipeline(pipeline);
                     bound_pipeline = pipeline;
                 }
-                extras = buffers === "surface" && (variant & 4) !== 0;
-                if (extras && !extras_bound && bound_geometry !== null) {
-                    pass.setVertexBuffer(3, bound_geometry.tangent);
-                    pass.setVertexBuffer(4, bound_geometry.uv1);
-                    extras_bound = true;
-                }
+                const wanted = buffers === "surface" && (variant & 4) !== 0;
+                rebind_extras = wanted && !extras;
+                extras = wanted;
             }
             pass.setBindGroup(1, state.materials.group(run.material));
             bound_material = run.material;
@@ -244,15 +248,35 @@ export function draw_runs(
             if (geometry !== bound_geometry) {
                 pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
                 pass.setVertexBuffer(1, geometry.normal, geometry.normal_offset);
-                pass.setVertexBuffer(2, geometry.uv);
-                extras_bound = false;
-                if (extras) {
-                    pass.setVertexBuffer(3, geometry.tangent);
-                    pass.setVertexBuffer(4, geometry.uv1);
-                    extras_bound = true;
-                } else if (buffers === "previous") pass.setVertexBuffer(3, geometry.previous_position, geometry.previous_offset);
-                pass.setIndexBuffer(geometry.index, geometry.index_format);
+                if (geometry.uv !== slot_uv) {
+                    pass.setVertexBuffer(2, geometry.uv);
+                    slot_uv = geometry.uv;
+                }
+                if (buffers === "previous") {
+                    if (geometry.previous_position !== slot_3 || geometry.previous_offset !== slot_3_offset) {
+                        pass.setVertexBuffer(3, geometry.previous_position, geometry.previous_offset);
+                        slot_3 = geometry.previous_position;
+                        slot_3_offset = geometry.previous_offset;
+                    }
+                }
+                if (geometry.index !== bound_index) {
+                    pass.setIndexBuffer(geometry.index, geometry.index_format);
+                    bound_index = geometry.index;
+                }
                 bound_geometry = geometry;
+                rebind_extras = extras;
+            }
+        }
+        if (rebind_extras) {
+            const geometry = bound_geometry!;
+            if (geometry.tangent !== slot_3) {
+                pass.setVertexBuffer(3, geometry.tangent);
+                slot_3 = geometry.tangent;
+                slot_3_offset = 0;
+            }
+            if (geometry.uv1 !== slot_4) {
+                pass.setVertexBuffer(4, geometry.uv1);
+                slot_4 = geometry.uv1;
             }
         }
         pass.drawIndexed(bound_geometry!.index_count, run.count, 0, 0, run.first);

@@ -174,4 +174,38 @@ describe("StandardMaterial on Dawn", () => {
             }
         });
     });
+
+    it("materials with and without a normal map on one geometry in one frame: each draws with its vertex layout, in either order", async () => {
+        await with_gpu_device(async (device) => {
+            const right = two_texels(device, [255, 128, 128, 255], [255, 128, 128, 255]);
+            const plane = make_plane_geometry(1.2, 3);
+            for (const mapped_first of [true, false]) {
+                // materials sort by creation: the first made draws first
+                const made = mapped_first
+                    ? [new StandardMaterial({ normal_texture: right, label: "mapped" }), new StandardMaterial({ label: "flat" })]
+                    : [new StandardMaterial({ label: "flat" }), new StandardMaterial({ normal_texture: right, label: "mapped" })];
+                const [mapped, flat] = mapped_first ? made : [made[1], made[0]];
+                const errors: Error[] = [];
+                const scene = new Scene();
+                scene.sun.intensity = 0;
+                const left_mesh = scene.add(new Mesh(plane, flat));
+                left_mesh.rotation.set(FACING);
+                left_mesh.position.set([-0.8, 0, 0]);
+                const right_mesh = scene.add(new Mesh(plane, mapped));
+                right_mesh.rotation.set(FACING);
+                right_mesh.position.set([0.8, 0, 0]);
+                const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+                renderer.view.camera.position.set([0, 0, 5]);
+                renderer.view.camera.target.set([0, 0, 0]);
+                renderer.view.camera.fov_y = Math.PI / 4;
+                const normal = renderer.add_extension(new ExtractExtension("normal", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).normal));
+                renderer.render_frame();
+                const n = await read_texture(device, normal.texture!);
+                renderer.destroy();
+                expect(errors).toEqual([]);
+                expect(pixel_at(n, SIZE / 4, SIZE / 2)[2], `flat on the left (${mapped_first ? "mapped" : "flat"} first)`).toBeGreaterThan(0.99);
+                expect(pixel_at(n, (3 * SIZE) / 4, SIZE / 2)[0], `tilted on the right (${mapped_first ? "mapped" : "flat"} first)`).toBeGreaterThan(0.95);
+            }
+        });
+    });
 });
