@@ -1,12 +1,15 @@
 // A glTF model with its full metallic-roughness material (base colour, metallic-roughness, normal, occlusion and
 // emissive maps) under an HDR environment (image-based lighting, the sky showing it), turning slowly; drag to
-// turn it by hand, E switches the environment off and on, I the graph inspector.
+// turn it by hand, E switches the environment off and on, A the ambient occlusion, B the bloom, I the graph
+// inspector.
 // Query flags: ?frames=N renders N fixed steps and stops (screenshots, tests); ?still holds the model still.
 import { quat } from "gl-matrix";
 import { load_gltf } from "../../engine/assets/load_gltf.js";
 import { make_standard_material } from "../../engine/assets/make_standard_material.js";
 import type { Model } from "../../engine/assets/Model.js";
 import { GraphicsEngine } from "../../engine/GraphicsEngine.js";
+import { GTAOExtension } from "../../shade/renderer/ao/GTAOExtension.js";
+import { BloomExtension } from "../../shade/renderer/bloom/BloomExtension.js";
 import { Environment } from "../../shade/renderer/environment/Environment.js";
 import { MATERIAL_SLOTS } from "../../shade/renderer/mesh/surface_wgsl.js";
 import { Mesh } from "../../shade/renderer/scene/Mesh.js";
@@ -55,6 +58,9 @@ async function main(): Promise<void> {
     scene.sun.intensity = 1.2;
     scene.sun.direction.set([-0.5, -0.8, -0.6]);
     graphics.scene = scene;
+    // contact shadows in the helmet's folds, and its emissive parts glowing
+    const ao = graphics.add_extension(new GTAOExtension({ radius: 0.15, power: 1.5 }));
+    const bloom = graphics.add_extension(new BloomExtension({ intensity: 0.06 }));
     show("loading the environment and the model...");
     const [hdr] = await Promise.all([fetch_bytes(HDR), graphics.start()]);
     const environment = Environment.from_hdr(hdr, "royal_esplanade_1k.hdr");
@@ -89,6 +95,11 @@ async function main(): Promise<void> {
     window.addEventListener("keydown", (event) => {
         if (event.key === "i" || event.key === "I") inspector.open = !inspector.open;
         if (event.key === "e" || event.key === "E") scene.environment = scene.environment === null ? environment : null;
+        if (event.key === "a" || event.key === "A") {
+            if (graphics.has_extension(ao)) graphics.remove_extension(ao);
+            else graphics.add_extension(ao);
+        }
+        if (event.key === "b" || event.key === "B") bloom.intensity = bloom.intensity > 0 ? 0 : 0.06;
     });
     let yaw = 0.5;
     let dragging = false;

@@ -1,3 +1,5 @@
+import { GTAOExtension } from "../../shade/renderer/ao/GTAOExtension.js";
+import { BloomExtension } from "../../shade/renderer/bloom/BloomExtension.js";
 import type { Engine } from "../../engine/Engine.js";
 import { AnimatorSystem } from "../../systems/model/AnimatorSystem.js";
 import { load_level_with_models } from "../../systems/model/load_level_with_models.js";
@@ -68,6 +70,10 @@ export class SkirmishLevel {
     /** Toggled by `toggle_debug_draw`: a system added and removed at run time. */
     readonly debug: DebugDrawSystem;
     readonly grade = new ColorGradeExtension();
+    /** Contact shadows: horizon-based ambient occlusion the lighting multiplies into the ambient light. */
+    readonly ao = new GTAOExtension({ radius: 0.8, power: 1.5 });
+    /** Physically based bloom on the HDR colour, before the grade: the camp fires and sparks glow. */
+    readonly bloom = new BloomExtension({ intensity: 0.05 });
     /** The sun's cascaded shadow map, filled at FrameStart into a texture the extension owns. */
     readonly shadows = new ShadowExtension({ cascades: 3, distance: 60 });
     readonly minimap: MinimapExtension;
@@ -117,6 +123,8 @@ export class SkirmishLevel {
         }
         this.#extensions.push(
             engine.graphics.add_extension(this.shadows),
+            engine.graphics.add_extension(this.ao),
+            engine.graphics.add_extension(this.bloom),
             engine.graphics.add_extension(this.grade),
             engine.graphics.add_extension(this.minimap),
         );
