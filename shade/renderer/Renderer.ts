@@ -64,7 +64,8 @@ const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
 
 /**
  * Runs the closed frame on one device: FrameStart, G-buffer, AfterGBuffer, lighting, AfterLighting,
- * transparency, AfterTransparency, upscale, BeforePresent, tonemap + present, Overlay. Extensions registered
+ * transparency, AfterTransparency, upscale, BeforePresent, tonemap + present, Overlay (plus the frame products
+ * extensions require, such as a depth prepass before FrameStart for `PrepassDepth`). Extensions registered
  * here directly are lost with the renderer; register through `GraphicsEngine` to keep them across restarts.
  */
 export class Renderer {
@@ -296,6 +297,7 @@ export class Renderer {
         try {
             // before anything draws a skinned mesh (shadows draw at FrameStart)
             this.#skinning.record(frame, this.scene);
+            this.#products.frame_start(frame, this.#gbuffer, this.scene);
             registry.record_phase(FramePhase.FrameStart, frame);
 
             frame.enter(FramePhase.AfterGBuffer);

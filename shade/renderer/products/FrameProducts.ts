@@ -2,10 +2,13 @@ import type { FrameContext } from "../extension/FrameContext.js";
 import { FramePhase } from "../extension/FramePhase.js";
 import type { RenderExtensionRegistry } from "../extension/RenderExtensionRegistry.js";
 import type { Camera } from "../scene/Camera.js";
+import type { Scene } from "../scene/Scene.js";
 import type { GBufferStep } from "../steps/GBufferStep.js";
 import type { FrameProductClass } from "./FrameProduct.js";
 import { HalfResolutionColor } from "./HalfResolutionColor.js";
 import { HalfResolutionColorStep } from "./HalfResolutionColorStep.js";
+import { PrepassDepth } from "./PrepassDepth.js";
+import { PrepassDepthStep } from "./PrepassDepthStep.js";
 import { SceneColorCopy } from "./SceneColorCopy.js";
 import { SceneColorCopyStep } from "./SceneColorCopyStep.js";
 import { Velocity } from "./Velocity.js";
@@ -20,6 +23,7 @@ export class FrameProducts {
     readonly #scene_copy = new SceneColorCopyStep();
     readonly #half = new HalfResolutionColorStep();
     readonly #velocity = new VelocityStep();
+    readonly #prepass = new PrepassDepthStep();
 
     constructor(registry: RenderExtensionRegistry) {
         this.#registry = registry;
@@ -28,6 +32,14 @@ export class FrameProducts {
     /** Call every frame once the camera holds this frame's matrices and jitter. */
     begin_frame(camera: Camera): void {
         this.#velocity.begin_frame(camera);
+    }
+
+    /**
+     * At FrameStart, before its extensions (after skinning): PrepassDepth when a FrameStart extension declares it
+     * (the G-buffer then draws over its depth). Otherwise nothing: the G-buffer builds and draws as ever.
+     */
+    frame_start(frame: FrameContext, gbuffer: GBufferStep, scene: Scene): void {
+        if (this.#required_from(PrepassDepth, FramePhase.FrameStart, FramePhase.FrameStart)) this.#prepass.record(frame, gbuffer, scene);
     }
 
     /**

@@ -1,5 +1,6 @@
 import type { FrameExecution } from "../../device/graph/FrameExecution.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
+import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDescriptor.js";
 import type { FrameContext } from "../extension/FrameContext.js";
 import { GBufferTextures } from "../extension/GBufferTextures.js";
@@ -55,6 +56,10 @@ fn fs_gbuffer(in: SurfaceVarying, @builtin(front_facing) front: bool) -> GBuffer
 interface DeviceState {
     /** By `material_variant`: single- and double-sided, opaque and masked, three or five vertex buffers. */
     readonly pipelines: readonly GPURenderPipeline[];
+    /** The same over a depth prepass (depth-compare "equal", no depth write); made the first time one is drawn. */
+    equal_pipelines: readonly GPURenderPipeline[] | null;
+    readonly module: GPUShaderModule;
+    readonly layout: GPUPipelineLayout;
     readonly scene_layout: GPUBindGroupLayout;
     readonly geometries: GPUGeometryCache;
     readonly materials: MaterialBindings;
@@ -81,6 +86,10 @@ export class GBufferStep {
     #object_id = -1;
     #emissive = -1;
     #depth = -1;
+    // the depth prepass's depth, when this frame made one (`use_prepass_depth`), and that frame's serial
+    #prepass_depth: FrameGraphHandle = -1;
+    #prepass_serial = -1;
+    #over_prepass = false;
     #camera: GPUBuffer | null = null;
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "gbuffer", colorAttachments: this.#colors };
@@ -89,22 +98,46 @@ export class GBufferStep {
     // nothing emitted, nothing occluded
     static readonly #no_emission: GPUColorDict = { r: 0, g: 0, b: 0, a: 1 };
 
-    record(frame: FrameContext, scene: Scene): void {
-        const w = frame.resolution[0];
-        const h = frame.resolution[1];
+    /**
+     * Builds the frame's draw list (and takes the sky and camera) for the passes that draw it. `record` calls it,
+     * unless a depth prepass did earlier this frame (`use_prepass_depth`).
+     */
+    build(frame: FrameContext, scene: Scene): void {
         this.draw_list.build(scene, this.objects, frame.view.camera.position);
         const sky = scene.sky;
         this.#sky.r = sky[0];
         this.#sky.g = sky[1];
         this.#sky.b = sky[2];
         this.#camera = frame.view.camera.buffer;
+    }
+
+    /**
+     * @internal A depth prepass drew this frame's draw list (built by `build`) into `depth`: `record` loads it and
+     * draws with depth-compare "equal" instead of building the list again and clearing a depth of its own.
+     */
+    use_prepass_depth(frame: FrameContext, depth: FrameGraphHandle): void {
+        this.#prepass_depth = depth;
+        this.#prepass_serial = frame.frame_serial;
+    }
+
+    record(frame: FrameContext, scene: Scene): void {
+        const w = frame.resolution[0];
+        const h = frame.resolution[1];
+        // a prepass of a frame that was dropped before its G-buffer recorded is not this frame's
+        const over_prepass = this.#prepass_serial === frame.frame_serial;
+        this.#prepass_serial = -1;
+        this.#over_prepass = over_prepass;
+        if (!over_prepass) this.build(frame, scene);
         const pass = frame.graph.add("gbuffer", this, execute_gbuffer);
         this.#albedo = pass.write(pass.create("gbuffer albedo", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.albedo, TARGET_USAGE)));
         this.#normal = pass.write(pass.create("gbuffer normal", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.normal, TARGET_USAGE)));
         this.#material = pass.write(pass.create("gbuffer material", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.material, TARGET_USAGE)));
         this.#object_id = pass.write(pass.create("gbuffer object id", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.object_id, TARGET_USAGE)));
         this.#emissive = pass.write(pass.create("gbuffer emissive", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.emissive, TARGET_USAGE)));
-        this.#depth = pass.write(pass.create("depth", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.depth, TARGET_USAGE)));
+        // over a prepass the depth is only read (a read-only attachment): what the pass wrote is final
+        this.#depth = over_prepass
+            ? pass.read(this.#prepass_depth)
+            : pass.write(pass.create("depth", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.depth, TARGET_USAGE)));
 
         const g = frame.create(GBufferTextures);
         g.albedo = this.#albedo;
@@ -164,7 +197,8 @@ export class GBufferStep {
         const list = this.draw_list;
         if (list.opaque_run_count > 0) {
             pass.setBindGroup(0, group);
-            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", state.pipelines);
+            const pipelines = this.#over_prepass ? (state.equal_pipelines ??= make_pipelines(device, state.module, state.layout, true)) : state.pipelines;
+            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines);
         }
         pass.end();
     }
@@ -312,6 +346,23 @@ function build_state(device: GPUDevice): DeviceState {
     const materials = new MaterialBindings(device);
     const module = device.createShaderModule({ label: "gbuffer shader", code: GBUFFER_WGSL });
     const layout = device.createPipelineLayout({ label: "gbuffer pipeline layout", bindGroupLayouts: [scene_layout, materials.layout] });
+    return {
+        pipelines: make_pipelines(device, module, layout, false),
+        equal_pipelines: null,
+        module,
+        layout,
+        scene_layout,
+        geometries: GPUGeometryCache.of(device),
+        materials,
+        scene_group: null,
+        scene_group_camera: null,
+        scene_group_generation: -1,
+    };
+}
+
+// The eight variants (`material_variant`); `over_prepass`: depth-compare "equal" against the prepass's depth,
+// which already holds these surfaces, and no depth write (the attachment is read-only)
+function make_pipelines(device: GPUDevice, module: GPUShaderModule, layout: GPUPipelineLayout, over_prepass: boolean): GPURenderPipeline[] {
     const pipelines: GPURenderPipeline[] = [];
     for (let variant = 0; variant < 8; variant++) {
         const double_sided = (variant & 1) !== 0;
@@ -319,7 +370,7 @@ function build_state(device: GPUDevice): DeviceState {
         const surface = (variant & 4) !== 0;
         pipelines.push(
             device.createRenderPipeline({
-                label: `gbuffer pipeline${double_sided ? " (double-sided)" : ""}${masked ? " (masked)" : ""}${surface ? " (tangents, uv1)" : ""}`,
+                label: `gbuffer pipeline${double_sided ? " (double-sided)" : ""}${masked ? " (masked)" : ""}${surface ? " (tangents, uv1)" : ""}${over_prepass ? " (over the depth prepass)" : ""}`,
                 layout,
                 vertex: surface ? { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS } : { module, entryPoint: "vs_surface_basic", buffers: MESH_VERTEX_BUFFERS },
                 fragment: {
@@ -335,19 +386,13 @@ function build_state(device: GPUDevice): DeviceState {
                     ],
                 },
                 primitive: { topology: "triangle-list", cullMode: double_sided ? "none" : "back", frontFace: "ccw" },
-                depthStencil: { format: GBUFFER_FORMATS.depth, depthWriteEnabled: true, depthCompare: "less" },
+                depthStencil: over_prepass
+                    ? { format: GBUFFER_FORMATS.depth, depthWriteEnabled: false, depthCompare: "equal" }
+                    : { format: GBUFFER_FORMATS.depth, depthWriteEnabled: true, depthCompare: "less" },
             }),
         );
     }
-    return {
-        pipelines,
-        scene_layout,
-        geometries: GPUGeometryCache.of(device),
-        materials,
-        scene_group: null,
-        scene_group_camera: null,
-        scene_group_generation: -1,
-    };
+    return pipelines;
 }
 
 function execute_gbuffer(step: GBufferStep, resources: FrameGraphResources, execution: FrameExecution): void {

@@ -1,0 +1,135 @@
+import type { FrameExecution } from "../../device/graph/FrameExecution.js";
+import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
+import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
+import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDescriptor.js";
+import type { FrameContext } from "../extension/FrameContext.js";
+import { SURFACE_VERTEX_BUFFERS, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
+import type { Scene } from "../scene/Scene.js";
+import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS, type GBufferStep } from "../steps/GBufferStep.js";
+import { PrepassDepth } from "./PrepassDepth.js";
+
+const DEPTH_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
+
+// Opaque meshes: positions alone, no fragment stage. Masked ones: the G-buffer's own vertex stages and
+// `material_surface` (only its coverage test survives; the rest is dead code), so that the prepass keeps exactly
+// the fragments the G-buffer keeps. Every clip position is `@invariant` and computed as the G-buffer computes it:
+// the depths match bit for bit, and the G-buffer's "equal" test passes on exactly the surfaces drawn here.
+const PREPASS_WGSL = /* wgsl */ `
+${SURFACE_WGSL}
+
+struct DepthVarying {
+    @builtin(position) @invariant clip: vec4f,
+};
+
+@vertex
+fn vs_depth(@location(0) position: vec3f, @builtin(instance_index) object: u32) -> DepthVarying {
+    let o = objects[object];
+    let world = o.model * vec4f(position, 1.0);
+    var out: DepthVarying;
+    out.clip = camera.view_projection * world;
+    return out;
+}
+
+@fragment
+fn fs_depth_masked(in: SurfaceVarying, @builtin(front_facing) front: bool) {
+    _ = material_surface(in, front, true);
+}
+`;
+
+interface DeviceState {
+    /** By `material_variant`, as the G-buffer's (cull mode, masked, vertex buffers); opaque variants share. */
+    readonly pipelines: readonly GPURenderPipeline[];
+}
+
+/**
+ * Makes `PrepassDepth`: builds the G-buffer's draw list (once: the G-buffer then draws it as built) and records
+ * pass "depth prepass", which draws its opaque runs depth-only into the frame's depth; the G-buffer loads that
+ * depth and tests "equal" against it (`GBufferStep.use_prepass_depth`).
+ */
+export class PrepassDepthStep {
+    #gbuffer: GBufferStep | null = null;
+    #depth: FrameGraphHandle = -1;
+    readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
+    readonly #descriptor: GPURenderPassDescriptor = { label: "depth prepass", colorAttachments: [] };
+
+    /** At FrameStart, before its extensions record (and after skinning, whose positions it draws). */
+    record(frame: FrameContext, gbuffer: GBufferStep, scene: Scene): void {
+        const w = frame.resolution[0];
+        const h = frame.resolution[1];
+        this.#gbuffer = gbuffer;
+        gbuffer.build(frame, scene);
+        const pass = frame.graph.add("depth prepass", this, execute_prepass);
+        this.#depth = pass.write(pass.create("depth", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.depth, DEPTH_USAGE)));
+        gbuffer.use_prepass_depth(frame, this.#depth);
+        frame.create(PrepassDepth).provide(this.#depth);
+    }
+
+    /** @internal */
+    execute(resources: FrameGraphResources, execution: FrameExecution): void {
+        const device = execution.graphics;
+        const gbuffer = this.#gbuffer!;
+        const gbuffer_state = gbuffer.device_state(device);
+        // the first pass of the frame to draw meshes: it uploads the objects (the G-buffer finds them current)
+        const group = gbuffer.scene_group(device, gbuffer_state);
+        const state = this.#state_for(device, gbuffer_state.scene_layout, gbuffer_state.materials.layout);
+        this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth, 1);
+        this.#descriptor.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginRenderPass(this.#descriptor);
+        const list = gbuffer.draw_list;
+        if (list.opaque_run_count > 0) {
+            pass.setBindGroup(0, group);
+            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "surface", state.pipelines);
+        }
+        pass.end();
+    }
+
+    #state_for(device: GPUDevice, scene_layout: GPUBindGroupLayout, material_layout: GPUBindGroupLayout): DeviceState {
+        let state = this.#per_device.get(device);
+        if (state === undefined) {
+            state = build_state(device, scene_layout, material_layout);
+            this.#per_device.set(device, state);
+        }
+        return state;
+    }
+}
+
+function execute_prepass(step: PrepassDepthStep, resources: FrameGraphResources, execution: FrameExecution): void {
+    step.execute(resources, execution);
+}
+
+function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, material_layout: GPUBindGroupLayout): DeviceState {
+    const module = device.createShaderModule({ label: "depth prepass shader", code: PREPASS_WGSL });
+    const layout = device.createPipelineLayout({ label: "depth prepass pipeline layout", bindGroupLayouts: [scene_layout, material_layout] });
+    const depthStencil: GPUDepthStencilState = { format: GBUFFER_FORMATS.depth, depthWriteEnabled: true, depthCompare: "less" };
+    // opaque: positions only (draw_runs binds the other buffers too; the pipeline ignores them)
+    const opaque = [false, true].map((double_sided) =>
+        device.createRenderPipeline({
+            label: `depth prepass pipeline${double_sided ? " (double-sided)" : ""}`,
+            layout,
+            vertex: { module, entryPoint: "vs_depth", buffers: MESH_VERTEX_BUFFERS.slice(0, 1) },
+            primitive: { topology: "triangle-list", cullMode: double_sided ? "none" : "back", frontFace: "ccw" },
+            depthStencil,
+        }),
+    );
+    const pipelines: GPURenderPipeline[] = [];
+    for (let variant = 0; variant < 8; variant++) {
+        const double_sided = (variant & 1) !== 0;
+        const masked = (variant & 2) !== 0;
+        const surface = (variant & 4) !== 0;
+        if (!masked) {
+            pipelines.push(opaque[double_sided ? 1 : 0]);
+            continue;
+        }
+        pipelines.push(
+            device.createRenderPipeline({
+                label: `depth prepass pipeline (masked)${double_sided ? " (double-sided)" : ""}${surface ? " (tangents, uv1)" : ""}`,
+                layout,
+                vertex: surface ? { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS } : { module, entryPoint: "vs_surface_basic", buffers: MESH_VERTEX_BUFFERS },
+                fragment: { module, entryPoint: "fs_depth_masked", targets: [] },
+                primitive: { topology: "triangle-list", cullMode: double_sided ? "none" : "back", frontFace: "ccw" },
+                depthStencil,
+            }),
+        );
+    }
+    return { pipelines };
+}
