@@ -45,6 +45,21 @@ struct SurfaceVarying {
     @location(5) uv1: vec2f,
 };
 
+// the mesh vertex stage's work, shared by both vertex entries
+fn surface_varying(position: vec3f, normal: vec3f, uv: vec2f, object: u32) -> SurfaceVarying {
+    let o = objects[object];
+    let world = o.model * vec4f(position, 1.0);
+    var out: SurfaceVarying;
+    out.clip = camera.view_projection * world;
+    out.world_position = world.xyz;
+    out.normal = mat3x3f(o.normal_0.xyz, o.normal_1.xyz, o.normal_2.xyz) * normal;
+    out.uv = uv;
+    out.object = object;
+    out.tangent = vec4f(0.0);
+    out.uv1 = uv;
+    return out;
+}
+
 @vertex
 fn vs_surface(
     @location(0) position: vec3f,
@@ -54,15 +69,9 @@ fn vs_surface(
     @location(5) uv1: vec2f,
     @builtin(instance_index) object: u32,
 ) -> SurfaceVarying {
-    let o = objects[object];
-    let world = o.model * vec4f(position, 1.0);
-    var out: SurfaceVarying;
-    out.clip = camera.view_projection * world;
-    out.world_position = world.xyz;
-    out.normal = mat3x3f(o.normal_0.xyz, o.normal_1.xyz, o.normal_2.xyz) * normal;
-    out.uv = uv;
-    out.object = object;
-    out.tangent = vec4f(mat3x3f(o.model[0].xyz, o.model[1].xyz, o.model[2].xyz) * tangent.xyz, tangent.w);
+    var out = surface_varying(position, normal, uv, object);
+    let model = objects[object].model;
+    out.tangent = vec4f(mat3x3f(model[0].xyz, model[1].xyz, model[2].xyz) * tangent.xyz, tangent.w);
     out.uv1 = uv1;
     return out;
 }
@@ -76,17 +85,7 @@ fn vs_surface_basic(
     @location(2) uv: vec2f,
     @builtin(instance_index) object: u32,
 ) -> SurfaceVarying {
-    let o = objects[object];
-    let world = o.model * vec4f(position, 1.0);
-    var out: SurfaceVarying;
-    out.clip = camera.view_projection * world;
-    out.world_position = world.xyz;
-    out.normal = mat3x3f(o.normal_0.xyz, o.normal_1.xyz, o.normal_2.xyz) * normal;
-    out.uv = uv;
-    out.object = object;
-    out.tangent = vec4f(0.0);
-    out.uv1 = uv;
-    return out;
+    return surface_varying(position, normal, uv, object);
 }
 
 struct Surface {
