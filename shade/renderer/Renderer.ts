@@ -313,7 +313,7 @@ export class Renderer {
             registry.record_phase(FramePhase.AfterLighting, frame);
 
             frame.enter(FramePhase.AfterTransparency);
-            this.#transparency.record(frame);
+            this.#transparency.record(frame, this.scene);
             this.#products.at(FramePhase.AfterTransparency, frame);
             registry.record_phase(FramePhase.AfterTransparency, frame);
 

@@ -34,18 +34,18 @@ fn environment_sky(direction: vec3f) -> vec3f {
 }
 `;
 
-/** The environment's bindings, at group 0 from binding `first` on (five: see `environment_layout_entries`). */
-export function environment_bindings_wgsl(first: number): string {
+/** The environment's bindings, at `group` (default 0) from binding `first` on (five: see `environment_layout_entries`). */
+export function environment_bindings_wgsl(first: number, group = 0): string {
     return /* wgsl */ `
 struct EnvironmentUniforms {
     // x: intensity, y: the specular image's last mip level (roughness 1)
     params: vec4f,
 };
-@group(0) @binding(${first}) var environment_specular: texture_2d<f32>;
-@group(0) @binding(${first + 1}) var environment_irradiance: texture_2d<f32>;
-@group(0) @binding(${first + 2}) var environment_brdf: texture_2d<f32>;
-@group(0) @binding(${first + 3}) var environment_sampler: sampler;
-@group(0) @binding(${first + 4}) var<uniform> environment: EnvironmentUniforms;
+@group(${group}) @binding(${first}) var environment_specular: texture_2d<f32>;
+@group(${group}) @binding(${first + 1}) var environment_irradiance: texture_2d<f32>;
+@group(${group}) @binding(${first + 2}) var environment_brdf: texture_2d<f32>;
+@group(${group}) @binding(${first + 3}) var environment_sampler: sampler;
+@group(${group}) @binding(${first + 4}) var<uniform> environment: EnvironmentUniforms;
 `;
 }
 

@@ -78,6 +78,29 @@ describe("the scene environment in the deferred lighting", () => {
         });
     }
 
+    it("blended surfaces take their ambient light from the environment too, as the deferred lighting gives opaque ones", async () => {
+        await with_gpu_device(async (device) => {
+            const environment = new Environment(uniform(1, 1, 1), SMALL);
+            const centre_of = async (transparency: "opaque" | "blended", with_environment: boolean) => {
+                const material = new StandardMaterial({ base_color: [0.5, 0.5, 0.5, 1], roughness: 1, transparency });
+                const { scene, renderer } = sphere_scene(device, material);
+                scene.environment = with_environment ? environment : null;
+                const after = renderer.add_extension(new ExtractExtension("capture blended", FramePhase.AfterTransparency, (f) => f.get(SceneColor).color));
+                renderer.render_frame();
+                const image = await read_texture(device, after.texture!);
+                renderer.destroy();
+                return pixel_at(image, CENTRE, CENTRE)[0];
+            };
+            const opaque = await centre_of("opaque", true);
+            const blended = await centre_of("blended", true);
+            expect(opaque).toBeGreaterThan(0.4);
+            expect(Math.abs(blended - opaque)).toBeLessThan(0.01);
+            // without the environment: the flat ambient (black here)
+            expect(await centre_of("blended", false)).toBeLessThan(0.01);
+            environment.destroy();
+        });
+    });
+
     it("a metal's ambient is all specular (F0 x A + B, no diffuse); the sun still adds its light", async () => {
         await with_gpu_device(async (device) => {
             const { scene, renderer, frame } = sphere_scene(device, new StandardMaterial({ base_color: [0.5, 0.5, 0.5, 1], roughness: 0.5, metalness: 1 }));
