@@ -7,7 +7,9 @@ import type { FrameContext } from "../extension/FrameContext.js";
 import { FramePhase } from "../extension/FramePhase.js";
 import { RenderExtension } from "../extension/RenderExtension.js";
 import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
+import { MaterialBindings } from "../mesh/MaterialBindings.js";
 import { MeshDrawList } from "../mesh/MeshDrawList.js";
+import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { OBJECT_FLOATS, OBJECT_WGSL } from "../mesh/mesh_wgsl.js";
 import type { Geometry } from "../geometry/Geometry.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
@@ -44,10 +46,42 @@ ${OBJECT_WGSL}
 fn vs_caster(@location(0) position: vec3f, @builtin(instance_index) instance: u32) -> @builtin(position) vec4f {
     return light_view_projection * (objects[casters[instance]].model * vec4f(position, 1.0));
 }
+
+// masked materials cut their holes into the shadow too: the base colour's coverage against the cutoff, as the
+// G-buffer does (group 1: the material's bindings, of which only the base colour is read)
+@group(1) @binding(0) var base_color_texture: texture_2d<f32>;
+@group(1) @binding(1) var base_color_sampler: sampler;
+
+struct MaskedVarying {
+    @builtin(position) clip: vec4f,
+    @location(0) uv: vec2f,
+    // base colour alpha, alpha cutoff, whether the base colour texture is bound (1) or not (0)
+    @location(1) @interpolate(flat) coverage: vec3f,
+};
+
+@vertex
+fn vs_masked_caster(@location(0) position: vec3f, @location(1) uv: vec2f, @location(2) uv1: vec2f, @builtin(instance_index) instance: u32) -> MaskedVarying {
+    let o = objects[casters[instance]];
+    var out: MaskedVarying;
+    out.clip = light_view_projection * (o.model * vec4f(position, 1.0));
+    // texture bits: bit 0 the base colour on uv set 1, bit 9 it is bound
+    out.uv = select(uv, uv1, (o.ids.w & 1u) != 0u);
+    out.coverage = vec3f(o.base_color.a, o.surface.w, select(0.0, 1.0, (o.ids.w & 512u) != 0u));
+    return out;
+}
+
+@fragment
+fn fs_masked_caster(in: MaskedVarying) {
+    let texel = textureSample(base_color_texture, base_color_sampler, in.uv).a;
+    if (in.coverage.x * mix(1.0, texel, in.coverage.z) < in.coverage.y) { discard; }
+}
 `;
 
 interface DeviceState {
     readonly pipeline: GPURenderPipeline;
+    /** Casters of masked materials: the cutoff's holes in the shadow (positions, uvs, uv1; material at group 1). */
+    readonly masked_pipeline: GPURenderPipeline;
+    readonly materials: MaterialBindings;
     readonly layout: GPUBindGroupLayout;
     readonly texture: GPUTexture;
     readonly texture_descriptor: TextureResourceDescriptor;
@@ -68,6 +102,7 @@ interface CasterRun {
     geometry: Geometry;
     /** A skinned caster's skin (its run holds it alone), else null. */
     skin: MeshSkin | null;
+    material: StandardMaterial;
     first: number;
     count: number;
 }
@@ -224,8 +259,8 @@ export class ShadowExtension extends RenderExtension {
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         if (this.#index_count > 0) {
-            pass.setPipeline(state.pipeline);
             const r = this.resolution;
+            let bound_pipeline: GPURenderPipeline | null = null;
             for (let c = 0; c < this.cascade_count; c++) {
                 const runs = this.#runs[c];
                 const count = this.#run_counts[c];
@@ -233,11 +268,27 @@ export class ShadowExtension extends RenderExtension {
                 pass.setViewport(c * r, 0, r, r, 0, 1);
                 pass.setBindGroup(0, state.groups[c]);
                 let bound: GPUGeometry | null = null;
+                let bound_material: StandardMaterial | null = null;
                 for (let i = 0; i < count; i++) {
                     const run = runs[i];
+                    const masked = run.material.transparency === "masked";
+                    const pipeline = masked ? state.masked_pipeline : state.pipeline;
+                    if (pipeline !== bound_pipeline) {
+                        pass.setPipeline(pipeline);
+                        bound_pipeline = pipeline;
+                        bound = null;
+                    }
+                    if (masked && run.material !== bound_material) {
+                        pass.setBindGroup(1, state.materials.group(run.material));
+                        bound_material = run.material;
+                    }
                     const geometry = state.geometries.get(run.geometry, run.skin);
                     if (geometry !== bound) {
                         pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
+                        if (masked) {
+                            pass.setVertexBuffer(1, geometry.uv);
+                            pass.setVertexBuffer(2, geometry.uv1);
+                        }
                         pass.setIndexBuffer(geometry.index, geometry.index_format);
                         bound = geometry;
                     }
@@ -299,9 +350,10 @@ export class ShadowExtension extends RenderExtension {
                 }
                 if (n === first) continue;
                 let run = runs[run_count];
-                if (run === undefined) run = runs[run_count] = { geometry: source.geometry, skin: source.skin, first, count: 0 };
+                if (run === undefined) run = runs[run_count] = { geometry: source.geometry, skin: source.skin, material: source.material, first, count: 0 };
                 run.geometry = source.geometry;
                 run.skin = source.skin;
+                run.material = source.material;
                 run.first = first;
                 run.count = n - first;
                 run_count++;
@@ -329,6 +381,7 @@ export class ShadowExtension extends RenderExtension {
         state.uniforms.destroy();
         state.casters.destroy();
         state.caster_indices.destroy();
+        state.materials.destroy();
         this.#last = null;
     }
 }
@@ -354,12 +407,24 @@ function build_state(device: GPUDevice, width: number, height: number): DeviceSt
         ],
     });
     const module = device.createShaderModule({ label: "shadow caster shader", code: CASTER_WGSL });
+    const depth_stencil: GPUDepthStencilState = { format: SHADOW_MAP_FORMAT, depthWriteEnabled: true, depthCompare: "less", depthBiasSlopeScale: 1.5 };
+    const position: GPUVertexBufferLayout = { arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: "float32x3" }] };
     const pipeline = device.createRenderPipeline({
         label: "shadow caster pipeline",
         layout: device.createPipelineLayout({ label: "shadow caster pipeline layout", bindGroupLayouts: [layout] }),
-        vertex: { module, entryPoint: "vs_caster", buffers: [{ arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: "float32x3" }] }] },
+        vertex: { module, entryPoint: "vs_caster", buffers: [position] },
         primitive: { topology: "triangle-list", cullMode: "none" },
-        depthStencil: { format: SHADOW_MAP_FORMAT, depthWriteEnabled: true, depthCompare: "less", depthBiasSlopeScale: 1.5 },
+        depthStencil: depth_stencil,
+    });
+    const materials = new MaterialBindings(device);
+    const uv = (location: number): GPUVertexBufferLayout => ({ arrayStride: 8, attributes: [{ shaderLocation: location, offset: 0, format: "float32x2" }] });
+    const masked_pipeline = device.createRenderPipeline({
+        label: "shadow caster pipeline (masked)",
+        layout: device.createPipelineLayout({ label: "shadow caster pipeline layout (masked)", bindGroupLayouts: [layout, materials.layout] }),
+        vertex: { module, entryPoint: "vs_masked_caster", buffers: [position, uv(1), uv(2)] },
+        fragment: { module, entryPoint: "fs_masked_caster", targets: [] },
+        primitive: { topology: "triangle-list", cullMode: "none" },
+        depthStencil: depth_stencil,
     });
     const usage = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
     const texture = device.createTexture({ label: "shadow map", size: [width, height], format: SHADOW_MAP_FORMAT, usage });
@@ -370,7 +435,7 @@ function build_state(device: GPUDevice, width: number, height: number): DeviceSt
         size: CASTER_STRIDE * MAX_SHADOW_CASCADES,
         usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    return { pipeline, layout, texture, texture_descriptor, uniforms, casters, geometries: GPUGeometryCache.of(device), groups: [], groups_generation: -1,
+    return { pipeline, masked_pipeline, materials, layout, texture, texture_descriptor, uniforms, casters, geometries: GPUGeometryCache.of(device), groups: [], groups_generation: -1,
         caster_indices: device.createBuffer({ label: "shadow caster indices", size: 1024, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
         groups_indices: null,
     };

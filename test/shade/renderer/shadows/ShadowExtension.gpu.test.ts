@@ -6,6 +6,7 @@ import { Engine } from "../../../../engine/Engine.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { make_plane_geometry } from "../../../../shade/renderer/geometry/primitives/make_plane_geometry.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
+import { MaterialTexture } from "../../../../shade/renderer/scene/MaterialTexture.js";
 import { Mesh } from "../../../../shade/renderer/scene/Mesh.js";
 import { Scene } from "../../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMaterial.js";
@@ -77,6 +78,34 @@ describe("ShadowExtension on Dawn", () => {
             write_readback_png(unshadowed, "shadow_box_on_plane_removed");
             expect(luminance(unshadowed, in_shadow), "without the extension, the shadowed ground is as lit as the ground opposite").toBeCloseTo(lit_left, -0.5);
             expect(luminance(unshadowed, opposite)).toBeCloseTo(lit_left, -0.5);
+            expect(errors).toEqual([]);
+            shadows.destroy();
+            renderer.destroy();
+        });
+    });
+
+    it("a masked material casts its holes: the cut-away half of a leaf lets the sun through, the kept half shades", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const scene = new Scene();
+            scene.add(new Mesh(make_plane_geometry(12, 12), new StandardMaterial({ base_color: [0.7, 0.7, 0.7, 1], roughness: 0.9 })));
+            // a 2 m leaf 1 m up: its left half (u < 0.5) kept, its right half cut away
+            const texels = device.createTexture({ label: "leaf", size: [2, 1], format: "rgba8unorm", usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+            device.queue.writeTexture({ texture: texels }, new Uint8Array([60, 160, 60, 255, 60, 160, 60, 0]), { bytesPerRow: 8 }, [2, 1]);
+            const nearest = { mag_filter: "nearest", min_filter: "nearest", mipmap_filter: "nearest", mipmaps: false } as const;
+            const leaf = new StandardMaterial({ base_color_texture: new MaterialTexture(texels, { sampler: nearest }), transparency: "masked", alpha_cutoff: 0.5, double_sided: true });
+            scene.add(new Mesh(make_plane_geometry(2, 2), leaf)).position.set([0, 1, 0]);
+            scene.sun.direction.set([1, -1, 0]);
+            scene.sun.intensity = 3;
+            const { renderer, target } = renderer_for(device, scene, errors);
+            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256 }));
+            const image = await render(renderer, target, device);
+            write_readback_png(image, "shadow_masked_leaf");
+            // the sun travels +x and down at 45 degrees: the kept half [-1, 0] shades the ground at [0, 1], the cut
+            // half [0, 1] would shade [1, 2]
+            const lit = luminance(image, pixel_of(renderer, -2.5, 0, 0));
+            expect(luminance(image, pixel_of(renderer, 0.5, 0, 0)), "under the kept half's shadow").toBeLessThan(lit * 0.5);
+            expect(luminance(image, pixel_of(renderer, 1.5, 0, 0)), "where the cut half's shadow would be: sunlit").toBeGreaterThan(lit * 0.9);
             expect(errors).toEqual([]);
             shadows.destroy();
             renderer.destroy();
