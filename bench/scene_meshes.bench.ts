@@ -3,7 +3,9 @@
 //   npm run bench -- scene_meshes            (SwiftShader here: CPU figures and ratios only)
 //   BENCH_SIZE=1920x1080 node scene_meshes.mjs (on a real GPU)
 //   knobs: BENCH_ONLY=10000 (one size), BENCH_LIGHTS=256, BENCH_FULLSCREEN=raster|compute|auto (the Renderer's
-//   fullscreen_paths). Dawn's timestamp quantization is off, so the GPU ms per step are not rounded.
+//   fullscreen_paths), BENCH_GBUFFER_BUNDLES=0 (the G-buffer draws its runs directly instead of replaying its
+//   render bundle), BENCH_MATERIALS=10000 (materials in the city, default 8: one draw run per mesh at 10000).
+//   Dawn's timestamp quantization is off, so the GPU ms per step are not rounded.
 import { create, globals } from "webgpu";
 import { make_box_geometry } from "../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { make_cylinder_geometry } from "../shade/renderer/geometry/primitives/make_cylinder_geometry.js";
@@ -21,16 +23,18 @@ Object.assign(globalThis, globals);
 const [width, height] = (process.env.BENCH_SIZE ?? "256x256").split("x").map(Number);
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 60);
 const FULLSCREEN = (process.env.BENCH_FULLSCREEN ?? "auto") as FullscreenPath;
+const BUNDLES = process.env.BENCH_GBUFFER_BUNDLES !== "0";
+const MATERIALS = Number(process.env.BENCH_MATERIALS ?? 8);
 
 function city(count: number): Scene {
     const scene = new Scene();
     const geometries = [make_box_geometry(), make_sphere_geometry(0.5, 16, 8), make_cylinder_geometry(0.4, 1, 12), make_box_geometry(0.6, 1.6, 0.6)];
-    const materials = Array.from({ length: 8 }, (_, i) => new StandardMaterial({ base_color: [0.3 + i * 0.08, 0.5, 0.9 - i * 0.08, 1], roughness: 0.3 + i * 0.08 }));
+    const materials = Array.from({ length: MATERIALS }, (_, i) => new StandardMaterial({ base_color: [0.3 + ((i * 0.08) % 0.6), 0.5, 0.9 - ((i * 0.08) % 0.6), 1], roughness: 0.3 + ((i * 0.08) % 0.6) }));
     const floor = scene.add(new Mesh(make_plane_geometry(400, 400), materials[0]));
     floor.position[1] = -0.5;
     const side = Math.ceil(Math.sqrt(count));
     for (let i = 0; i < count; i++) {
-        const mesh = scene.add(new Mesh(geometries[i % geometries.length], materials[(i * 7) % materials.length]));
+        const mesh = scene.add(new Mesh(geometries[i % geometries.length], materials[(i * 7) % MATERIALS]));
         mesh.position[0] = ((i % side) - side / 2) * 1.5;
         mesh.position[2] = -Math.floor(i / side) * 1.5;
     }
@@ -62,7 +66,7 @@ function time_submits(device: GPUDevice): void {
 }
 
 async function measure(device: GPUDevice, count: number) {
-    const renderer = new Renderer({ device, target: new TextureRenderTarget(width, height), scene: city(count), fullscreen_paths: FULLSCREEN });
+    const renderer = new Renderer({ device, target: new TextureRenderTarget(width, height), scene: city(count), fullscreen_paths: FULLSCREEN, gbuffer_bundles: BUNDLES });
     const camera = renderer.view.camera;
     camera.position.set([0, 25, 30]);
     camera.target.set([0, 0, -20]);
@@ -115,7 +119,7 @@ const features: GPUFeatureName[] = adapter.features.has("timestamp-query") ? ["t
 const device = await adapter.requestDevice({ requiredFeatures: features });
 time_submits(device);
 const info = adapter.info;
-console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; fullscreen_paths ${FULLSCREEN}; timestamps not quantized`);
+console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; fullscreen_paths ${FULLSCREEN}; gbuffer_bundles ${BUNDLES}; ${MATERIALS} materials; timestamps not quantized`);
 
 const only = process.env.BENCH_ONLY; // e.g. 10000: profile one size
 if (only !== undefined) {

@@ -58,6 +58,11 @@ export interface RendererOptions {
      * compute on GPUs, raster on CPU implementations, as measured in BENCHMARKS.md). See `FullscreenPath`.
      */
     readonly fullscreen_paths?: FullscreenPath;
+    /**
+     * Whether the G-buffer records its unskinned opaque draws once into a render bundle and replays it while they
+     * stay the same (`gbuffer_bundles`). Default true.
+     */
+    readonly gbuffer_bundles?: boolean;
 }
 
 const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
@@ -130,6 +135,7 @@ export class Renderer {
                 : null;
         this.graph.timer = this.timer;
         this.#on_error = options.on_error ?? null;
+        this.#gbuffer.bundles = options.gbuffer_bundles ?? true;
         this.registry.on_failure = this.#on_error;
         if (options.fullscreen_paths !== undefined) set_fullscreen_path(this.device, check_fullscreen_path(options.fullscreen_paths, "Renderer fullscreen_paths"));
         this.target.configure(this.device);
@@ -176,6 +182,24 @@ export class Renderer {
     set feature_taa_enabled(enabled: boolean) {
         if (enabled) this.#upscale_slot = "taa";
         else if (this.#upscale_slot === "taa") this.#upscale_slot = "none";
+    }
+
+    /**
+     * Whether the G-buffer replays a render bundle of its unskinned opaque draws, recorded again only when the
+     * runs, their buffers, materials' bind groups or pipelines change (not when meshes move or their colours
+     * change: that is object data). False draws every run directly each frame.
+     */
+    get gbuffer_bundles(): boolean {
+        return this.#gbuffer.bundles;
+    }
+
+    set gbuffer_bundles(on: boolean) {
+        this.#gbuffer.bundles = on;
+    }
+
+    /** How many times the G-buffer's render bundle was recorded so far (a static scene: once). */
+    get gbuffer_bundle_records(): number {
+        return this.#gbuffer.bundle_records;
     }
 
     /** Frames rendered so far. */

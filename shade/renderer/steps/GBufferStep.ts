@@ -13,6 +13,7 @@ import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { slot_uv_set } from "../scene/MaterialTexture.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import type { Scene } from "../scene/Scene.js";
+import { StaticRunsKey } from "./StaticRunsKey.js";
 
 /** Formats of the G-buffer targets and depth. Two are integer formats: nothing may blend into them. */
 export const GBUFFER_FORMATS = {
@@ -66,7 +67,28 @@ interface DeviceState {
     scene_group: GPUBindGroup | null;
     scene_group_camera: GPUBuffer | null;
     scene_group_generation: number;
+    /** The opaque static runs' draws, recorded once and replayed while `bundle_key` holds (`GBufferStep.bundles`). */
+    bundle: GPURenderBundle | null;
+    /** `[bundle]`, for `executeBundles` without an array per frame. */
+    readonly bundle_list: GPURenderBundle[];
+    readonly bundle_key: StaticRunsKey;
 }
+
+const GBUFFER_COLOR_FORMATS: GPUTextureFormat[] = [
+    GBUFFER_FORMATS.albedo,
+    GBUFFER_FORMATS.normal,
+    GBUFFER_FORMATS.material,
+    GBUFFER_FORMATS.object_id,
+    GBUFFER_FORMATS.emissive,
+];
+const BUNDLE_ENCODER: GPURenderBundleEncoderDescriptor = {
+    label: "gbuffer static draws",
+    colorFormats: GBUFFER_COLOR_FORMATS,
+    depthStencilFormat: GBUFFER_FORMATS.depth,
+};
+// over a depth prepass the pass's depth is read-only: so must a bundle executed in it be
+const BUNDLE_ENCODER_OVER_PREPASS: GPURenderBundleEncoderDescriptor = { ...BUNDLE_ENCODER, label: "gbuffer static draws (over the depth prepass)", depthReadOnly: true };
+const BUNDLE: GPURenderBundleDescriptor = { label: "gbuffer static draws" };
 
 /**
  * The G-buffer step: draws the scene's opaque meshes into the four targets and depth at the internal
@@ -76,6 +98,14 @@ interface DeviceState {
 export class GBufferStep {
     // the G-buffer albedo's clear value: the scene's sky colour, alpha 0 (unlit)
     readonly #sky = { r: 0.05, g: 0.07, b: 0.1, a: 0 };
+    /**
+     * Whether the opaque runs of unskinned meshes are recorded once into a render bundle and replayed while
+     * nothing their draws depend on changes (`StaticRunsKey`: the runs, their buffers, material bind groups and
+     * pipelines, the scene bind group; not the object data, so a mesh moving replays it), re-recorded when
+     * something does. Skinned meshes are drawn after it, directly. Default true; false draws every run directly.
+     */
+    bundles = true;
+    #bundle_records = 0;
     /** The frame's draws; the transparency step draws its blended runs. */
     readonly draw_list = new MeshDrawList();
     readonly objects = new ObjectBuffer();
@@ -97,6 +127,11 @@ export class GBufferStep {
     static readonly #up_normal: GPUColorDict = { r: 0, g: 1, b: 0, a: 0 };
     // nothing emitted, nothing occluded
     static readonly #no_emission: GPUColorDict = { r: 0, g: 0, b: 0, a: 1 };
+
+    /** How many times the render bundle was recorded (on any device); for tests and inspectors. */
+    get bundle_records(): number {
+        return this.#bundle_records;
+    }
 
     /**
      * Builds the frame's draw list (and takes the sky and camera) for the passes that draw it. `record` calls it,
@@ -196,11 +231,37 @@ export class GBufferStep {
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         const list = this.draw_list;
         if (list.opaque_run_count > 0) {
-            pass.setBindGroup(0, group);
             const pipelines = this.#over_prepass ? (state.equal_pipelines ??= make_pipelines(device, state.module, state.layout, true)) : state.pipelines;
-            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines);
+            if (this.bundles) this.#draw_bundled(device, pass, state, group, pipelines);
+            else {
+                pass.setBindGroup(0, group);
+                draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines);
+            }
         }
         pass.end();
+    }
+
+    // the static runs from the bundle (recorded again when its key moved), then the skinned runs directly
+    #draw_bundled(device: GPUDevice, pass: GPURenderPassEncoder, state: DeviceState, group: GPUBindGroup, pipelines: readonly GPURenderPipeline[]): void {
+        const list = this.draw_list;
+        const key = state.bundle_key;
+        const changed = key.update(state, list.opaque_runs, list.opaque_run_count, material_variant, group, pipelines);
+        if (key.static_count > 0) {
+            if (changed || state.bundle === null) {
+                const encoder = device.createRenderBundleEncoder(this.#over_prepass ? BUNDLE_ENCODER_OVER_PREPASS : BUNDLE_ENCODER);
+                encoder.setBindGroup(0, group);
+                draw_runs(encoder, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "static");
+                state.bundle = encoder.finish(BUNDLE);
+                state.bundle_list[0] = state.bundle;
+                this.#bundle_records++;
+            }
+            pass.executeBundles(state.bundle_list);
+        }
+        if (key.skinned_count > 0) {
+            // (after a bundle the pass has nothing bound)
+            pass.setBindGroup(0, group);
+            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "skinned");
+        }
     }
 }
 
@@ -230,17 +291,22 @@ function needs_surface_buffers(material: StandardMaterial): boolean {
  */
 export type RunVertexBuffers = "plain" | "surface" | "previous";
 
+/** Which runs `draw_runs` draws: all, only those of unskinned meshes (`static`), or only skinned meshes' runs. */
+export type RunFilter = "all" | "static" | "skinned";
+
 /**
  * Draws runs: binds materials and geometry only when they change. With `pipelines` (by `material_variant`) it
- * sets the pipeline whenever the variant changes; without, the caller has set one.
+ * sets the pipeline whenever the variant changes; without, the caller has set one. Records into a pass or a
+ * render bundle.
  */
 export function draw_runs(
-    pass: GPURenderPassEncoder,
+    pass: GPURenderPassEncoder | GPURenderBundleEncoder,
     state: { geometries: GPUGeometryCache; materials: MaterialBindings },
     runs: readonly DrawRun[],
     count: number,
     buffers: RunVertexBuffers,
     pipelines: readonly GPURenderPipeline[] | null = null,
+    filter: RunFilter = "all",
 ): void {
     let bound_geometry: GPUGeometry | null = null;
     let bound_source: unknown = null;
@@ -257,6 +323,7 @@ export function draw_runs(
     let extras = buffers === "surface";
     for (let i = 0; i < count; i++) {
         const run = runs[i];
+        if (filter !== "all" && (run.skin === null) !== (filter === "static")) continue;
         let rebind_extras = false;
         if (run.material !== bound_material) {
             if (pipelines !== null) {
@@ -357,6 +424,9 @@ function build_state(device: GPUDevice): DeviceState {
         scene_group: null,
         scene_group_camera: null,
         scene_group_generation: -1,
+        bundle: null,
+        bundle_list: [],
+        bundle_key: new StaticRunsKey(),
     };
 }
 

@@ -296,6 +296,7 @@ async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, 
         await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const textures = stats.textures;
+    const bundle_encoders = stats.bundle_encoders;
     const passes = stats.render_passes + stats.compute_passes;
     frame();
     const per_frame = stats.render_passes + stats.compute_passes - passes;
@@ -314,6 +315,7 @@ async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, 
             `(median of ${windows.map((b) => b.toFixed(1)).join(", ")}; ${FAKE_WINDOW}-frame windows); ${minor} minor GCs over ${FAKE_COUNTED} frames`,
     );
     expect(stats.textures, "the transient pool created textures in steady state").toBe(textures);
+    expect(stats.bundle_encoders, "the G-buffer's render bundle recorded again in steady state").toBe(bundle_encoders);
     expect(bytes, `young-generation bytes per steady frame (${label})`).toBeLessThan(BYTES_PER_FRAME_BOUND);
     expect(minor, `minor GCs over ${FAKE_COUNTED} steady frames (${label})`).toBe(0);
 }
@@ -332,6 +334,7 @@ describe("Renderer allocation per steady frame", () => {
     it.skipIf(ONLY_SKINNED)("FAKE device (device-independent): with opaque and blended meshes and point lights, a frame allocates nothing once warm", async () => {
         const { renderer, stats } = fake_renderer(small_scene());
         await expect_no_allocation(renderer, stats, "4 opaque + 3 blended meshes, 3 point lights");
+        expect(renderer.gbuffer_bundle_records, "the G-buffer's bundle path ran (recorded once)").toBe(1);
         renderer.destroy();
     });
 
@@ -342,6 +345,7 @@ describe("Renderer allocation per steady frame", () => {
         const { renderer, stats } = fake_renderer(scene);
         renderer.add_extension(new SkinWaver(scene));
         await expect_no_allocation(renderer, stats, "2 skinned meshes re-skinned every frame, 1 rigid");
+        expect(renderer.gbuffer_bundle_records, "the rigid mesh's bundle recorded once, the skins drawn apart").toBe(1);
         renderer.destroy();
     });
 

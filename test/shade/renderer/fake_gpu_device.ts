@@ -15,6 +15,8 @@ export interface FakeDeviceStats {
     compute_passes: number;
     submits: number;
     debug_depth: number;
+    /** Render bundle encoders made (a steady frame replays its bundles: none). */
+    bundle_encoders: number;
 }
 
 /** WebGPU's flag constants, for a process where Dawn's globals are not installed (same values as Dawn's). */
@@ -89,7 +91,7 @@ export interface FakeDeviceOptions {
 export function fake_gpu_device(options: FakeDeviceOptions = {}): { device: GPUDevice; stats: FakeDeviceStats } {
     ensure_webgpu_constants();
     const sync_map = options.sync_map === true;
-    const stats: FakeDeviceStats = { textures: 0, buffers: 0, bind_groups: 0, render_passes: 0, compute_passes: 0, submits: 0, debug_depth: 0 };
+    const stats: FakeDeviceStats = { textures: 0, buffers: 0, bind_groups: 0, render_passes: 0, compute_passes: 0, submits: 0, debug_depth: 0, bundle_encoders: 0 };
     const stub = (label: string | undefined) => ({ label: label ?? "", destroy: noop });
     const debug = {
         pushDebugGroup(_label: string): void {
@@ -152,6 +154,20 @@ export function fake_gpu_device(options: FakeDeviceOptions = {}): { device: GPUD
         resolveQuerySet: noop,
         writeTimestamp: noop,
         finish: (_descriptor?: GPUCommandBufferDescriptor) => command_buffer,
+    };
+    const render_bundle = stub("render bundle");
+    const bundle_encoder = {
+        ...debug,
+        label: "",
+        setPipeline: noop,
+        setBindGroup: noop,
+        setVertexBuffer: noop,
+        setIndexBuffer: noop,
+        draw: noop,
+        drawIndexed: noop,
+        drawIndirect: noop,
+        drawIndexedIndirect: noop,
+        finish: (_descriptor?: GPURenderBundleDescriptor) => render_bundle,
     };
     const pipeline = (label: string | undefined) => {
         const layout = stub(`${label} layout`);
@@ -229,6 +245,10 @@ export function fake_gpu_device(options: FakeDeviceOptions = {}): { device: GPUD
         createSampler: (d?: GPUSamplerDescriptor) => stub(d?.label),
         createQuerySet: (d: GPUQuerySetDescriptor) => stub(d.label),
         createCommandEncoder: (_d?: GPUCommandEncoderDescriptor) => encoder,
+        createRenderBundleEncoder(_d: GPURenderBundleEncoderDescriptor) {
+            stats.bundle_encoders++;
+            return bundle_encoder;
+        },
         pushErrorScope: noop,
         popErrorScope: () => Promise.resolve(null),
         addEventListener: noop,

@@ -1,0 +1,93 @@
+import type { GPUGeometryCache } from "../mesh/GPUGeometryCache.js";
+import type { MaterialBindings } from "../mesh/MaterialBindings.js";
+import type { DrawRun } from "../mesh/MeshDrawList.js";
+
+// per static run: the GPU geometry entry (a new entry whenever the cache makes new buffers), the material, its
+// bind group; and first, count, index count, pipeline variant x 2 + index format
+const REFS = 3;
+const NUMBERS = 4;
+
+/**
+ * What the draws of a draw list's static (unskinned) runs depend on, as last recorded: the runs (geometry,
+ * material, first instance, instance count), the GPU buffers each binds (and its index count and format), each
+ * material's bind group and pipeline variant, the scene bind group and the pipeline set. `update` compares the
+ * frame's against it and keeps the frame's: a render bundle recorded from the same is still right. Object data
+ * (a mesh moving, a colour changing) is not part of it: the draws read it from the object buffer by instance.
+ * Walks the runs, not the meshes; allocates only when the run count grows past any before.
+ */
+export class StaticRunsKey {
+    /** Static runs in the last `update`. */
+    static_count = 0;
+    /** Skinned runs in the last `update` (drawn apart: their buffers change whenever they are skinned). */
+    skinned_count = 0;
+    readonly #refs: unknown[] = [];
+    readonly #numbers: number[] = [];
+    #group: GPUBindGroup | null = null;
+    #pipelines: readonly GPURenderPipeline[] | null = null;
+
+    /**
+     * Whether anything the static runs' draws depend on differs from the last call's (true on the first). Looks
+     * the geometries and material bind groups up (uploading a geometry whose version moved, rebuilding a group
+     * whose texture slot changed), as drawing them does.
+     */
+    update(
+        state: { geometries: GPUGeometryCache; materials: MaterialBindings },
+        runs: readonly DrawRun[],
+        count: number,
+        variant: (material: DrawRun["material"]) => number,
+        group: GPUBindGroup,
+        pipelines: readonly GPURenderPipeline[],
+    ): boolean {
+        let changed = group !== this.#group || pipelines !== this.#pipelines;
+        this.#group = group;
+        this.#pipelines = pipelines;
+        const refs = this.#refs;
+        const numbers = this.#numbers;
+        let n = 0;
+        let skinned = 0;
+        for (let i = 0; i < count; i++) {
+            const run = runs[i];
+            if (run.skin !== null) {
+                skinned++;
+                continue;
+            }
+            const geometry = state.geometries.get(run.geometry, null);
+            const material = run.material;
+            const bind_group = state.materials.group(material);
+            const r = n * REFS;
+            const k = n * NUMBERS;
+            if (refs.length <= r) {
+                // a run count never seen before: grows once
+                refs.push(null, null, null);
+                numbers.push(-1, -1, -1, -1);
+            }
+            const index_count = geometry.index_count;
+            const variant_format = variant(material) * 2 + (geometry.index_format === "uint32" ? 1 : 0);
+            if (
+                refs[r] !== geometry ||
+                refs[r + 1] !== material ||
+                refs[r + 2] !== bind_group ||
+                numbers[k] !== run.first ||
+                numbers[k + 1] !== run.count ||
+                numbers[k + 2] !== index_count ||
+                numbers[k + 3] !== variant_format
+            ) {
+                changed = true;
+                refs[r] = geometry;
+                refs[r + 1] = material;
+                refs[r + 2] = bind_group;
+                numbers[k] = run.first;
+                numbers[k + 1] = run.count;
+                numbers[k + 2] = index_count;
+                numbers[k + 3] = variant_format;
+            }
+            n++;
+        }
+        if (n !== this.static_count) changed = true;
+        // what lies past the runs no longer drawn is let go (a later, longer list compares against null)
+        for (let r = n * REFS; r < refs.length && refs[r] !== null; r++) refs[r] = null;
+        this.static_count = n;
+        this.skinned_count = skinned;
+        return changed;
+    }
+}
