@@ -23,6 +23,7 @@ import type { RenderTarget } from "./target/RenderTarget.js";
 import { SceneColor } from "./extension/SceneColor.js";
 import { FrameProducts } from "./products/FrameProducts.js";
 import { check_upscale_slot, type Upscaler, type UpscaleSlot } from "./upscale/Upscaler.js";
+import type { MeshDrawList } from "./mesh/MeshDrawList.js";
 
 export interface RendererOptions {
     readonly device: GPUDevice;
@@ -200,6 +201,15 @@ export class Renderer {
     /** How many times the G-buffer's render bundle was recorded so far (a static scene: once). */
     get gbuffer_bundle_records(): number {
         return this.#gbuffer.bundle_records;
+    }
+
+    /**
+     * The G-buffer's draw list as last built: its instanced runs (`opaque_run_count`), meshes that moved
+     * (`moved_count`) and how many times frozen meshes were read again (`frozen_writes`). For inspectors and
+     * tests; read it, do not change it.
+     */
+    get gbuffer_draw_list(): MeshDrawList {
+        return this.#gbuffer.draw_list;
     }
 
     /** Frames rendered so far. */

@@ -12,8 +12,9 @@ const SLOT_COUNT = MATERIAL_SLOTS.length;
 
 /**
  * Per-device bind groups for materials (group 1: each of the five texture slots of `SURFACE_WGSL` with its
- * sampler). An empty slot binds a 1x1 white texture. Rebuilt when a slot's texture changes; samplers are shared
- * by their settings.
+ * sampler). An empty slot binds a 1x1 white texture; every material with no texture bound shares one group (its
+ * values travel per object), so untextured materials cost no bind group switch. Rebuilt when a slot's texture
+ * changes; samplers are shared by their settings.
  */
 export class MaterialBindings {
     readonly layout: GPUBindGroupLayout;
@@ -22,6 +23,7 @@ export class MaterialBindings {
     readonly #white: GPUTexture;
     readonly #entries = new WeakMap<StandardMaterial, MaterialEntry>();
     readonly #entries_list: GPUBindGroupEntry[] = [];
+    #untextured: GPUBindGroup | null = null;
 
     constructor(device: GPUDevice) {
         this.#device = device;
@@ -41,8 +43,13 @@ export class MaterialBindings {
     }
 
     group(material: StandardMaterial): GPUBindGroup {
+        if (untextured(material)) return (this.#untextured ??= this.#make(material, "untextured materials bind group"));
         const entry = this.#entries.get(material);
         if (entry !== undefined && same_slots(entry.slots, material)) return entry.group;
+        return this.#make(material, `${material.label} bind group`);
+    }
+
+    #make(material: StandardMaterial, label: string): GPUBindGroup {
         const slots: MaterialTextureSlot[] = [];
         const entries = this.#entries_list;
         entries.length = 0;
@@ -53,8 +60,8 @@ export class MaterialBindings {
             entries.push({ binding: 2 * i, resource: texture.createView({ label: `${material.label} ${MATERIAL_SLOTS[i]}` }) });
             entries.push({ binding: 2 * i + 1, resource: this.#sampler(slot) });
         }
-        const group = this.#device.createBindGroup({ label: `${material.label} bind group`, layout: this.layout, entries });
-        this.#entries.set(material, { slots, group });
+        const group = this.#device.createBindGroup({ label, layout: this.layout, entries });
+        if (!untextured(material)) this.#entries.set(material, { slots, group });
         return group;
     }
 
@@ -81,6 +88,11 @@ export class MaterialBindings {
     destroy(): void {
         this.#white.destroy();
     }
+}
+
+function untextured(material: StandardMaterial): boolean {
+    for (let i = 0; i < SLOT_COUNT; i++) if (material[MATERIAL_SLOTS[i]] !== null) return false;
+    return true;
 }
 
 function same_slots(slots: readonly MaterialTextureSlot[], material: StandardMaterial): boolean {

@@ -6,27 +6,32 @@ import type { Mesh } from "../scene/Mesh.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { Scene } from "../scene/Scene.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
-import { OBJECT_FLOATS } from "./mesh_wgsl.js";
+import { material_run_key } from "./material_variant.js";
+import { MaterialWatch } from "./MaterialWatch.js";
+import { MESH_INPUTS, same_inputs, store_inputs } from "./mesh_inputs.js";
 import type { ObjectBuffer } from "./ObjectBuffer.js";
 
 /** Last frame's world matrix of one mesh, which build wrote it, and what its object slot was written from. */
 interface PreviousTransform {
     readonly matrix: Float32Array;
+    /** The build (of the frozen or the live part, as `frozen` says) that last wrote or kept it. */
     build: number;
+    frozen: boolean;
     /** The object slot it had; -1: none yet. */
     slot: number;
     /** Whether its matrix differed from the frame before (then this frame's previous matrix differs too). */
     moved: boolean;
-    /** Position 3, rotation 4, scale 3, mesh colour 4, base colour 4, roughness, metalness. */
+    /** `store_inputs`. */
     readonly inputs: Float32Array;
     object_id: number;
     material_id: number;
     flags: number;
 }
 
-const INPUTS = 29;
-
-/** Consecutive objects sharing geometry and material: one instanced draw. */
+/**
+ * Consecutive objects drawn by one instanced draw: one geometry, and materials that bind alike (`material` is the
+ * first mesh's; untextured materials of one pipeline variant share runs, their values travel per object).
+ */
 export interface DrawRun {
     geometry: Geometry;
     /** A skinned mesh's skin (its run holds it alone: its vertices are its own), else null. */
@@ -35,7 +40,6 @@ export interface DrawRun {
     first: number;
     count: number;
 }
-
 
 let next_geometry_key = 1;
 const geometry_keys = new WeakMap<Geometry, number>();
@@ -49,9 +53,12 @@ function geometry_key(g: Geometry): number {
 }
 
 /**
- * The frame's mesh draws. Opaque meshes are sorted by material then geometry (only when the scene's
- * membership changes) and written to the object buffer in that order, so runs of equal meshes become one
- * instanced draw. Blended meshes follow, sorted back to front every frame, one draw each.
+ * The frame's mesh draws. Opaque meshes are sorted by how their material binds (`material_run_key`) then
+ * geometry (only when the scene's membership changes) and written to the object buffer in that order, so runs
+ * of meshes sharing a geometry become one instanced draw whatever their (untextured) materials. Frozen meshes
+ * (`Mesh.frozen`) come first and are read again only when one reports a change or a material's values move: in
+ * other frames their slots and runs are kept as they are, so the list costs CPU for the meshes not frozen.
+ * Blended meshes follow, sorted back to front every frame, one draw each.
  */
 export class MeshDrawList {
     /** Lists only meshes with `cast_shadows` (a shadow map's list). */
@@ -61,9 +68,24 @@ export class MeshDrawList {
     readonly blended_runs: DrawRun[] = [];
     blended_run_count = 0;
 
-    readonly #sorted: Mesh[] = [];
+    // frozen opaque rigid meshes, then the rest (live), each sorted by run key then geometry; keys alongside
+    readonly #frozen: Mesh[] = [];
+    #frozen_keys = new Float64Array(64);
+    readonly #live: Mesh[] = [];
+    #live_keys = new Float64Array(64);
     #sorted_version = -1;
     #sorted_scene: Scene | null = null;
+    #sorted_casters_only = false;
+    readonly #materials = new MaterialWatch();
+    // the frozen part as last written: how many slots and runs, the build serial, whether it can be kept
+    #frozen_build = 0;
+    #frozen_valid = false;
+    #frozen_slots = 0;
+    #frozen_runs = 0;
+    #frozen_seen = -1;
+    #frozen_moved = false;
+    #frozen_objects: ObjectBuffer | null = null;
+    #frozen_writes = 0;
     // cleared by count: `length = 0` would make V8 drop the backing store and the next push allocate one
     readonly #blended: Mesh[] = [];
     #blended_count = 0;
@@ -85,38 +107,73 @@ export class MeshDrawList {
         return this.#moved;
     }
 
+    /** How many times the frozen meshes were read (not kept as they were); for tests and inspectors. */
+    get frozen_writes(): number {
+        return this.#frozen_writes;
+    }
+
     /** Fills `objects` with this frame's meshes and rebuilds the runs. `eye` is the camera position. */
     build(scene: Scene, objects: ObjectBuffer, eye: ArrayLike<number>): void {
-        if (scene !== this.#sorted_scene || scene.version !== this.#sorted_version) this.#sort(scene);
+        const change = this.#materials.check();
+        if (change === 2 || scene !== this.#sorted_scene || scene.version !== this.#sorted_version || this.casters_only !== this.#sorted_casters_only) this.#sort(scene);
         objects.clear();
         this.#build++;
         this.#bits_material = null;
         this.#moved = 0;
         this.opaque_run_count = 0;
         this.#blended_count = 0;
+        const keep =
+            change === 0 &&
+            this.#frozen_seen === scene.frozen_version &&
+            this.#frozen_objects === objects &&
+            !this.#frozen_moved &&
+            this.#frozen_valid;
+        if (keep) {
+            objects.keep_span(this.#frozen_slots);
+            this.opaque_run_count = this.#frozen_runs;
+        } else {
+            this.#frozen_build++;
+            this.#frozen_writes++;
+            this.#add_opaque(this.#frozen, this.#frozen_keys, objects, true);
+            this.#frozen_slots = objects.count;
+            this.#frozen_runs = this.opaque_run_count;
+            this.#frozen_moved = this.#moved > 0;
+            this.#frozen_seen = scene.frozen_version;
+            this.#frozen_objects = objects;
+            this.#frozen_valid = true;
+        }
+        this.#add_opaque(this.#live, this.#live_keys, objects, false);
+        this.#sort_back_to_front(eye);
+        this.blended_run_count = 0;
+        for (let i = 0; i < this.#blended_count; i++) {
+            const mesh = this.#blended[i];
+            this.#run(this.blended_runs, this.blended_run_count++, mesh, this.#write(objects, mesh, this.#build, false));
+        }
+    }
+
+    // writes one part's opaque meshes (blended ones are gathered for sorting) and appends their runs; a run never
+    // spans the two parts, so the frozen part's runs stay valid on their own
+    #add_opaque(list: readonly Mesh[], keys: Float64Array, objects: ObjectBuffer, frozen: boolean): void {
+        const serial = frozen ? this.#frozen_build : this.#build;
         let run: DrawRun | null = null;
-        const sorted = this.#sorted;
-        for (let i = 0; i < sorted.length; i++) {
-            const mesh = sorted[i];
+        let run_key = 0;
+        for (let i = 0; i < list.length; i++) {
+            const mesh = list[i];
             if (!mesh.visible || (this.casters_only && !mesh.cast_shadows)) continue;
-            if (mesh.material.transparency === "blended") {
+            const key = keys[i];
+            if (key < 0) {
                 // sorted by the world position before it is written: derive this frame's now
                 mesh.update_matrix();
                 this.#blended[this.#blended_count++] = mesh;
                 continue;
             }
-            const slot = this.#write(objects, mesh);
-            if (run !== null && run.geometry === mesh.geometry && run.material === mesh.material && run.skin === null && mesh.skin === null) {
+            const slot = this.#write(objects, mesh, serial, frozen);
+            if (run !== null && key === run_key && run.geometry === mesh.geometry && run.skin === null && mesh.skin === null) {
                 run.count++;
             } else {
                 run = this.#run(this.opaque_runs, this.opaque_run_count++, mesh, slot);
+                run_key = key;
             }
-        }
-        this.#sort_back_to_front(eye);
-        this.blended_run_count = 0;
-        for (let i = 0; i < this.#blended_count; i++) {
-            const mesh = this.#blended[i];
-            this.#run(this.blended_runs, this.blended_run_count++, mesh, this.#write(objects, mesh));
         }
     }
 
@@ -135,25 +192,25 @@ export class MeshDrawList {
         return run;
     }
 
-    // writes one object's data; returns its index. A mesh drawn last frame in the same slot, not moving then
-    // and unchanged since (transform, colours, material values, ids) keeps its slot as it is: no matrix work,
-    // nothing written, nothing uploaded.
-    #write(objects: ObjectBuffer, mesh: Mesh): number {
+    // writes one object's data; returns its index. A mesh drawn by the previous build of its part in the same
+    // slot, not moving then and unchanged since (transform, colours, material values, ids) keeps its slot as it
+    // is: no matrix work, nothing written, nothing uploaded.
+    #write(objects: ObjectBuffer, mesh: Mesh, serial: number, frozen: boolean): number {
         const index = objects.count;
         let previous = this.#previous.get(mesh);
         if (previous === undefined) {
-            previous = { matrix: new Float32Array(16), build: -1, slot: -1, moved: false, inputs: new Float32Array(INPUTS), object_id: 0, material_id: 0, flags: 0 };
+            previous = { matrix: new Float32Array(16), build: -1, frozen, slot: -1, moved: false, inputs: new Float32Array(MESH_INPUTS), object_id: 0, material_id: 0, flags: 0 };
             this.#previous.set(mesh, previous);
         }
         const material = mesh.material;
-        // meshes come sorted by material: the material's texture bits are worked out once per run of it
+        // meshes come sorted by material key: a material's texture bits are worked out once per run of it
         if (material !== this.#bits_material) {
             this.#bits_material = material;
             this.#bits = texture_bits(material);
         }
         const bits = this.#bits;
         const flags = GBufferFlags.lit | (material.base_color_texture !== null ? GBufferFlags.textured : 0) | (mesh.receive_decals ? GBufferFlags.receives_decals : 0);
-        const drawn_last_frame = previous.build === this.#build - 1;
+        const drawn_last_frame = previous.build === serial - 1 && previous.frozen === frozen;
         if (
             drawn_last_frame &&
             previous.slot === index &&
@@ -166,7 +223,7 @@ export class MeshDrawList {
             objects.keep();
             // a skinned mesh moves with its skin (the velocity product reads its last positions): counted as moving
             if (mesh.skin !== null) this.#moved++;
-            previous.build = this.#build;
+            previous.build = serial;
             return index;
         }
         mesh.update_matrix();
@@ -190,7 +247,8 @@ export class MeshDrawList {
             p[k] = m[k];
         }
         if (moved || mesh.skin !== null) this.#moved++;
-        previous.build = this.#build;
+        previous.build = serial;
+        previous.frozen = frozen;
         previous.slot = index;
         previous.moved = moved;
         previous.object_id = mesh.object_id;
@@ -201,12 +259,35 @@ export class MeshDrawList {
     }
 
     #sort(scene: Scene): void {
-        const sorted = this.#sorted;
-        sorted.length = 0;
-        for (let i = 0; i < scene.meshes.length; i++) sorted.push(scene.meshes[i]);
-        sorted.sort(by_material_then_geometry);
+        const frozen = this.#frozen;
+        const live = this.#live;
+        frozen.length = 0;
+        live.length = 0;
+        const watch = this.#materials;
+        watch.reset();
+        for (let i = 0; i < scene.meshes.length; i++) {
+            const mesh = scene.meshes[i];
+            watch.watch(mesh.material);
+            // blended and skinned meshes change every frame anyway (their order, their vertices)
+            if (mesh.frozen && mesh.skin === null && mesh.material.transparency !== "blended") frozen.push(mesh);
+            else live.push(mesh);
+        }
+        // each material's key worked out once (not once per comparison)
+        const key_of = new Map<StandardMaterial, number>();
+        for (let i = 0; i < scene.meshes.length; i++) {
+            const material = scene.meshes[i].material;
+            if (!key_of.has(material)) key_of.set(material, material_run_key(material));
+        }
+        const order = (a: Mesh, b: Mesh): number => key_of.get(a.material)! - key_of.get(b.material)! || geometry_key(a.geometry) - geometry_key(b.geometry);
+        frozen.sort(order);
+        live.sort(order);
+        this.#frozen_keys = run_keys(frozen, this.#frozen_keys, key_of);
+        this.#live_keys = run_keys(live, this.#live_keys, key_of);
         this.#sorted_scene = scene;
         this.#sorted_version = scene.version;
+        this.#sorted_casters_only = this.casters_only;
+        // the slots may move: the frozen part is read again (each mesh still compared with what its slot holds)
+        this.#frozen_valid = false;
     }
 
     // insertion sort on view distance: frame-coherent order makes it near linear, and it allocates nothing
@@ -238,44 +319,8 @@ export class MeshDrawList {
     }
 }
 
-function by_material_then_geometry(a: Mesh, b: Mesh): number {
-    return a.material.id - b.material.id || geometry_key(a.geometry) - geometry_key(b.geometry);
-}
-
-function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial, bits: number): boolean {
-    const p = mesh.position;
-    const r = mesh.rotation;
-    const s = mesh.scale;
-    const c = mesh.color;
-    const b = material.base_color;
-    return (
-        a[0] === p[0] && a[1] === p[1] && a[2] === p[2] &&
-        a[3] === r[0] && a[4] === r[1] && a[5] === r[2] && a[6] === r[3] &&
-        a[7] === s[0] && a[8] === s[1] && a[9] === s[2] &&
-        a[10] === c[0] && a[11] === c[1] && a[12] === c[2] && a[13] === c[3] &&
-        a[14] === b[0] && a[15] === b[1] && a[16] === b[2] && a[17] === b[3] &&
-        a[18] === Math.fround(material.roughness) && a[19] === Math.fround(material.metalness) &&
-        a[21] === Math.fround(material.normal_scale) && a[22] === Math.fround(material.occlusion_strength) &&
-        a[23] === material.emissive[0] && a[24] === material.emissive[1] && a[25] === material.emissive[2] &&
-        a[26] === Math.fround(material.transparency === "masked" ? material.alpha_cutoff : 0) &&
-        a[27] === bits &&
-        // a matrix set from outside: its version (as float32, exact up to 2^24 changes, then wrapping through the same test)
-        a[20] === Math.fround(mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216)
-    );
-}
-
-function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial, bits: number): void {
-    a.set(mesh.position, 0);
-    a.set(mesh.rotation, 3);
-    a.set(mesh.scale, 7);
-    a.set(mesh.color, 10);
-    a.set(material.base_color, 14);
-    a[18] = material.roughness;
-    a[19] = material.metalness;
-    a[20] = mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216;
-    a[21] = material.normal_scale;
-    a[22] = material.occlusion_strength;
-    a.set(material.emissive, 23);
-    a[26] = material.transparency === "masked" ? material.alpha_cutoff : 0;
-    a[27] = bits;
+function run_keys(list: readonly Mesh[], keys: Float64Array<ArrayBuffer>, key_of: Map<StandardMaterial, number>): Float64Array<ArrayBuffer> {
+    const out = keys.length >= list.length ? keys : new Float64Array(list.length * 2);
+    for (let i = 0; i < list.length; i++) out[i] = key_of.get(list[i].material)!;
+    return out;
 }

@@ -64,6 +64,23 @@ export class ObjectBuffer {
         return index * OBJECT_FLOATS;
     }
 
+    /**
+     * Reserves the next `count` slots holding what they held at the last upload (the caller knows all of them are
+     * unchanged): what `keep()` does `count` times.
+     */
+    keep_span(count: number): void {
+        const end = this.#count + count;
+        if (end * OBJECT_FLOATS > this.#floats.length) {
+            let length = this.#floats.length;
+            while (end * OBJECT_FLOATS > length) length *= 2;
+            const grown = new Float32Array(length);
+            grown.set(this.#floats);
+            this.#floats = grown;
+            this.#uints = new Uint32Array(grown.buffer);
+        }
+        this.#count = end;
+    }
+
     /** The device's storage buffer, grown to fit and holding this frame's objects. */
     upload(device: GPUDevice): GPUBuffer {
         const bytes = Math.max(1, this.#count) * OBJECT_BYTES;

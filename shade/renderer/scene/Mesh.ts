@@ -3,6 +3,14 @@ import type { Geometry } from "../geometry/Geometry.js";
 import type { MeshSkin } from "./MeshSkin.js";
 import type { StandardMaterial } from "./StandardMaterial.js";
 
+/** @internal What a mesh tells the scene it is in (`Scene` implements it). */
+export interface MeshOwner {
+    /** A frozen mesh of this scene changed (`Mesh.changed`). */
+    frozen_mesh_changed(): void;
+    /** Membership-like change: draw lists re-sort (`Scene.mark_changed`). */
+    mark_changed(): void;
+}
+
 /**
  * A static-topology mesh in the scene: geometry + material + transform. The renderer derives the world
  * matrix from `position`, `rotation` and `scale` every frame; `object_id` is written to the G-buffer's id
@@ -36,6 +44,9 @@ export class Mesh {
     skin: MeshSkin | null = null;
     /** 0 until the mesh is added to a scene; then unique within it and never 0. */
     object_id = 0;
+    /** @internal The scene it is in (set by `Scene.add`), told of changes to a frozen mesh. */
+    owner: MeshOwner | null = null;
+    #frozen = false;
 
     constructor(geometry: Geometry, material: StandardMaterial) {
         this.geometry = geometry;
@@ -60,6 +71,30 @@ export class Mesh {
         for (let k = 0; k < 16; k++) w[k] = m[offset + k];
         this.matrix_auto_update = false;
         this.matrix_version++;
+        if (this.#frozen) this.owner?.frozen_mesh_changed();
+    }
+
+    /**
+     * False (the default): the renderer compares this mesh's transform, colour and flags with last frame's every
+     * frame to find what changed. True: it reads them when the mesh joins the scene and after each `changed()`
+     * call (or `set_world_matrix`), and otherwise trusts they did not move, so a scene of mostly still meshes costs
+     * CPU for what changed, not for how many meshes there are. Its material's values are still watched every frame
+     * (one comparison per material, not per mesh). Freeze meshes that rarely change; call `changed()` after
+     * writing `position`, `rotation`, `scale`, `color`, `visible`, `cast_shadows` or `receive_decals` of one.
+     */
+    get frozen(): boolean {
+        return this.#frozen;
+    }
+
+    set frozen(frozen: boolean) {
+        if (frozen === this.#frozen) return;
+        this.#frozen = frozen;
+        this.owner?.mark_changed();
+    }
+
+    /** Tells the renderer that a frozen mesh's transform, colour or flags changed (nothing for a mesh not frozen). */
+    changed(): void {
+        if (this.#frozen) this.owner?.frozen_mesh_changed();
     }
 
     /** Derives `world_matrix` from the local transform (nothing when `matrix_auto_update` is off). */

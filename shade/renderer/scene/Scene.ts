@@ -1,7 +1,7 @@
 import { vec3 } from "gl-matrix";
 import type { Environment } from "../environment/Environment.js";
 import { DirectionalLight } from "./DirectionalLight.js";
-import type { Mesh } from "./Mesh.js";
+import type { Mesh, MeshOwner } from "./Mesh.js";
 import type { PointLight } from "./PointLight.js";
 
 /** Most point lights the lighting step shades per frame. */
@@ -11,7 +11,7 @@ export const MAX_POINT_LIGHTS = 256;
  * What the renderer draws: meshes, one directional light, up to `MAX_POINT_LIGHTS` point lights and an
  * ambient term. `version` changes whenever membership changes, so draw lists are re-sorted only then.
  */
-export class Scene {
+export class Scene implements MeshOwner {
     readonly meshes: Mesh[] = [];
     readonly sun = new DirectionalLight();
     readonly #point_lights: PointLight[] = [];
@@ -27,6 +27,7 @@ export class Scene {
      */
     environment: Environment | null = null;
     #version = 0;
+    #frozen_version = 0;
     #next_id = 1;
 
     /**
@@ -52,9 +53,20 @@ export class Scene {
         return this.#version;
     }
 
+    /** Changes whenever a frozen mesh reports a change (`Mesh.changed`), so draw lists read frozen meshes again only then. */
+    get frozen_version(): number {
+        return this.#frozen_version;
+    }
+
+    /** @internal `Mesh.changed` of a frozen mesh in this scene. */
+    frozen_mesh_changed(): void {
+        this.#frozen_version++;
+    }
+
     add(mesh: Mesh): Mesh {
         if (mesh.object_id !== 0) throw new Error(`Scene.add: mesh ${mesh.object_id} is already in a scene`);
         mesh.object_id = this.#next_id++;
+        mesh.owner = this;
         this.meshes.push(mesh);
         this.#version++;
         return mesh;
@@ -66,6 +78,7 @@ export class Scene {
         this.meshes[i] = this.meshes[this.meshes.length - 1];
         this.meshes.pop();
         mesh.object_id = 0;
+        mesh.owner = null;
         this.#version++;
         return true;
     }
@@ -85,7 +98,7 @@ export class Scene {
         return true;
     }
 
-    /** Call after changing a mesh's geometry or material so draw lists are re-sorted. */
+    /** Call after changing a mesh's geometry or material (or a material's texture slots or variant) so draw lists are re-sorted. */
     mark_changed(): void {
         this.#version++;
     }

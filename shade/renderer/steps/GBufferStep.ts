@@ -10,7 +10,7 @@ import { MaterialBindings } from "../mesh/MaterialBindings.js";
 import { MeshDrawList, type DrawRun } from "../mesh/MeshDrawList.js";
 import { SURFACE_VERTEX_BUFFERS, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
-import { slot_uv_set } from "../scene/MaterialTexture.js";
+import { material_variant } from "../mesh/material_variant.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import type { Scene } from "../scene/Scene.js";
 import { StaticRunsKey } from "./StaticRunsKey.js";
@@ -265,24 +265,7 @@ export class GBufferStep {
     }
 }
 
-/**
- * The pipeline variant a material draws with (index into a pass's pipelines): bit 0 double-sided (no culling),
- * bit 1 masked (the discard below the cutoff), bit 2 it reads tangents or the second uv set (a normal map, a
- * slot on uv set 1: five vertex buffers; otherwise three).
- */
-export function material_variant(material: StandardMaterial): number {
-    return (material.double_sided ? 1 : 0) | (material.transparency === "masked" ? 2 : 0) | (needs_surface_buffers(material) ? 4 : 0);
-}
-
-function needs_surface_buffers(material: StandardMaterial): boolean {
-    return (
-        material.normal_texture !== null ||
-        slot_uv_set(material.base_color_texture) === 1 ||
-        slot_uv_set(material.metallic_roughness_texture) === 1 ||
-        slot_uv_set(material.occlusion_texture) === 1 ||
-        slot_uv_set(material.emissive_texture) === 1
-    );
-}
+export { material_variant } from "../mesh/material_variant.js";
 
 /**
  * Which vertex buffers a pass's pipeline reads beyond positions, normals and uvs (0-2): `surface` tangents and
@@ -311,6 +294,7 @@ export function draw_runs(
     let bound_geometry: GPUGeometry | null = null;
     let bound_source: unknown = null;
     let bound_material: unknown = null;
+    let bound_group: GPUBindGroup | null = null;
     let bound_pipeline: GPURenderPipeline | null = null;
     // what each vertex buffer slot and the index holds: skinned meshes of one geometry share uvs, tangents and
     // indices and differ only in their positions' offsets, so most of a run of them binds two buffers
@@ -337,7 +321,12 @@ export function draw_runs(
                 rebind_extras = wanted && !extras;
                 extras = wanted;
             }
-            pass.setBindGroup(1, state.materials.group(run.material));
+            // untextured materials share one group: switching between them binds nothing
+            const group = state.materials.group(run.material);
+            if (group !== bound_group) {
+                pass.setBindGroup(1, group);
+                bound_group = group;
+            }
             bound_material = run.material;
         }
         // runs are sorted by material then geometry: many in a row share a geometry, looked up once; a skinned
