@@ -3,7 +3,8 @@
 //   npm run bench -- scene_scale                     (SwiftShader here: CPU figures and ratios only)
 //   BENCH_SIZE=1920x1080 node scene_scale.mjs         (on a real GPU)
 //   knobs: BENCH_FROZEN=0 (no mesh frozen: every mesh compared every frame, as before frozen meshes),
-//   BENCH_SIZES=10000,100000, BENCH_FRAMES=60, BENCH_GBUFFER_BUNDLES=0.
+//   BENCH_SIZES=10000,100000, BENCH_FRAMES=60, BENCH_GBUFFER_BUNDLES=0, BENCH_DEVICE=fake (the tests' FAKE device:
+//   our code's CPU alone, without Dawn's encoding and SwiftShader's threads; no GPU figures).
 // The still meshes are frozen (`Mesh.frozen`), the moving 1% are not. CPU = `render_frame` minus `queue.submit`
 // (on SwiftShader submit runs GPU work on the calling thread), after 10 warm frames; the moves (1,000 position
 // writes at 100,000) are outside the timed span. Dawn's timestamp quantization is off.
@@ -20,7 +21,7 @@ import { Scene } from "../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../shade/renderer/target/TextureRenderTarget.js";
 
-Object.assign(globalThis, globals);
+if (process.env.BENCH_DEVICE !== "fake") Object.assign(globalThis, globals);
 const [width, height] = (process.env.BENCH_SIZE ?? "256x256").split("x").map(Number);
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 60);
 const FROZEN = process.env.BENCH_FROZEN !== "0";
@@ -135,14 +136,25 @@ async function measure(device: GPUDevice, count: number, shapes: Geometry[], mat
     return { count, cpu_ms: median(cpu), runs, gpu: [...gpu].map(([name, ms]) => ({ name, ms: median(ms) })) };
 }
 
-// kept referenced: a collected instance crashes onSubmittedWorkDone
-const gpu = create(["disable-dawn-features=timestamp_quantization"]);
-const adapter = await gpu.requestAdapter();
-if (adapter === null) throw new Error("no WebGPU adapter");
-const features: GPUFeatureName[] = adapter.features.has("timestamp-query") ? ["timestamp-query"] : [];
-const device = await adapter.requestDevice({ requiredFeatures: features });
-time_submits(device);
-const info = adapter.info;
+async function open_device(): Promise<{ device: GPUDevice; info: { vendor: string; architecture: string; device: string; description: string } }> {
+    if (process.env.BENCH_DEVICE === "fake") {
+        // the one bench that borrows the tests' FAKE device: it answers every call at once and keeps nothing
+        const { fake_gpu_device, ensure_webgpu_constants } = await import("../test/shade/renderer/fake_gpu_device.js");
+        ensure_webgpu_constants();
+        return { device: fake_gpu_device().device, info: { vendor: "FAKE", architecture: "", device: "device", description: "(our code's CPU alone)" } };
+    }
+    // kept referenced: a collected instance crashes onSubmittedWorkDone
+    const gpu = create(["disable-dawn-features=timestamp_quantization"]);
+    (globalThis as { __bench_gpu?: GPU }).__bench_gpu = gpu;
+    const adapter = await gpu.requestAdapter();
+    if (adapter === null) throw new Error("no WebGPU adapter");
+    const features: GPUFeatureName[] = adapter.features.has("timestamp-query") ? ["timestamp-query"] : [];
+    const device = await adapter.requestDevice({ requiredFeatures: features });
+    time_submits(device);
+    return { device, info: adapter.info };
+}
+
+const { device, info } = await open_device();
 console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; ${GEOMETRIES} geometries, ${MATERIALS} materials, 1% moving; frozen ${FROZEN}; gbuffer_bundles ${BUNDLES}; timestamps not quantized`);
 const shapes = geometries();
 const rand = random(7);

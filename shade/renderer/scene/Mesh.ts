@@ -39,9 +39,19 @@ export class Mesh {
      * whatever `world_matrix` says); null for a rigid mesh. The geometry needs `joints` and `weights`. The renderer
      * skins into the mesh's own space (through the inverse of `world_matrix`), so the world matrix still places
      * the mesh's bounds for shadow culling and its motion for the velocity product: keep it at the skinned node's.
-     * Each skinned mesh needs a skin of its own.
+     * Each skinned mesh needs a skin of its own. Setting it tells the scene (its draw lists re-sort).
      */
-    skin: MeshSkin | null = null;
+    get skin(): MeshSkin | null {
+        return this.#skin;
+    }
+
+    set skin(skin: MeshSkin | null) {
+        if (skin === this.#skin) return;
+        this.#skin = skin;
+        this.owner?.mark_changed();
+    }
+
+    #skin: MeshSkin | null = null;
     /** 0 until the mesh is added to a scene; then unique within it and never 0. */
     object_id = 0;
     /** @internal The scene it is in (set by `Scene.add`), told of changes to a frozen mesh. */

@@ -59,6 +59,9 @@ interface DeviceState {
 export class SkinningStep {
     readonly #meshes: Mesh[] = [];
     #count = 0;
+    readonly #skinned: Mesh[] = [];
+    #scanned_scene: Scene | null = null;
+    #scanned_version = -1;
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     readonly #descriptor: GPUComputePassDescriptor = { label: "skinning" };
 
@@ -68,7 +71,10 @@ export class SkinningStep {
     }
 
     record(frame: FrameContext, scene: Scene): void {
-        const meshes = scene.meshes;
+        // the scene's skinned meshes, found again only when its membership (or a mesh's skin) changes: a frame
+        // walks those, not every mesh
+        if (scene !== this.#scanned_scene || scene.version !== this.#scanned_version) this.#scan(scene);
+        const meshes = this.#skinned;
         let count = 0;
         for (let i = 0; i < meshes.length; i++) {
             const mesh = meshes[i];
@@ -79,6 +85,14 @@ export class SkinningStep {
         this.#count = count;
         if (count === 0) return;
         frame.graph.add("skinning", this, execute_skinning).make_side_effect();
+    }
+
+    #scan(scene: Scene): void {
+        const skinned = this.#skinned;
+        skinned.length = 0;
+        for (let i = 0; i < scene.meshes.length; i++) if (scene.meshes[i].skin !== null) skinned.push(scene.meshes[i]);
+        this.#scanned_scene = scene;
+        this.#scanned_version = scene.version;
     }
 
     /** @internal */

@@ -8,6 +8,7 @@ import { MeshDrawList } from "../../../../shade/renderer/mesh/MeshDrawList.js";
 import { ObjectBuffer } from "../../../../shade/renderer/mesh/ObjectBuffer.js";
 import { MaterialTexture } from "../../../../shade/renderer/scene/MaterialTexture.js";
 import { Mesh } from "../../../../shade/renderer/scene/Mesh.js";
+import { MeshSkin } from "../../../../shade/renderer/scene/MeshSkin.js";
 import { Scene } from "../../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMaterial.js";
 
@@ -98,5 +99,16 @@ describe("MeshDrawList (device-independent)", () => {
         let found = false;
         for (let i = 0; i < objects.count; i++) if (objects.floats[i * OBJECT_FLOATS + 32] === 0.25) found = true;
         expect(found, "the new roughness in the object data").toBe(true);
+    });
+
+    it("a skin given to a mesh in a scene re-sorts the lists (a frozen mesh becomes live: its vertices change every frame)", () => {
+        const scene = new Scene();
+        const mesh = scene.add(new Mesh(make_box_geometry(), new StandardMaterial()));
+        mesh.frozen = true;
+        const version = scene.version;
+        mesh.skin = new MeshSkin(1, "test skin");
+        expect(scene.version).toBe(version + 1);
+        mesh.skin = mesh.skin;
+        expect(scene.version, "the same skin again is no change").toBe(version + 1);
     });
 });
