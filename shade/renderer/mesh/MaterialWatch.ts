@@ -64,12 +64,6 @@ export class MaterialWatch {
         }
         return change;
     }
-
-    /** Lets go of the materials (the list's scene is gone). */
-    clear(): void {
-        for (let i = 0; i < this.#count; i++) (this.#materials as (StandardMaterial | undefined)[])[i] = undefined;
-        this.reset();
-    }
 }
 
 // the transparency mode and double-sidedness ride in the texture bits' spare high bits: any change re-checks the key
