@@ -286,6 +286,35 @@ class SkinWaver extends RenderExtension {
     }
 }
 
+/** FrameStart: moves the scene's first live mesh every frame, and its first frozen mesh (with `changed()`) every fourth. */
+class FrozenMover extends RenderExtension {
+    name = "frozen mover";
+    phase = FramePhase.FrameStart;
+    #frame = 0;
+    readonly #scene: Scene;
+    constructor(scene: Scene) {
+        super();
+        this.#scene = scene;
+    }
+    record(_frame: FrameContext): void {
+        const n = ++this.#frame;
+        const meshes = this.#scene.meshes;
+        let live_moved = false;
+        let frozen_moved = false;
+        for (let i = 0; i < meshes.length; i++) {
+            const mesh = meshes[i];
+            if (!mesh.frozen && !live_moved) {
+                mesh.position[0] = Math.sin(n * 0.1);
+                live_moved = true;
+            } else if (mesh.frozen && !frozen_moved && n % 4 === 0) {
+                mesh.position[1] = Math.sin(n * 0.1);
+                mesh.changed();
+                frozen_moved = true;
+            }
+        }
+    }
+}
+
 /** Warms `renderer` up, then asserts that its steady frames allocate nothing (exact bytes, and minor GCs). */
 async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, label: string): Promise<void> {
     const frame = () => renderer.render_frame();
@@ -335,6 +364,17 @@ describe("Renderer allocation per steady frame", () => {
         const { renderer, stats } = fake_renderer(small_scene());
         await expect_no_allocation(renderer, stats, "4 opaque + 3 blended meshes, 3 point lights");
         expect(renderer.gbuffer_bundle_records, "the G-buffer's bundle path ran (recorded once)").toBe(1);
+        renderer.destroy();
+    });
+
+    it.skipIf(ONLY_SKINNED)("FAKE device (device-independent): with frozen meshes (one changed every fourth frame) beside moving ones, a frame allocates nothing once warm", async () => {
+        const scene = small_scene();
+        for (let i = 0; i < 3; i++) scene.meshes[i].frozen = true;
+        const { renderer, stats } = fake_renderer(scene);
+        renderer.add_extension(new FrozenMover(scene));
+        const reads = renderer.gbuffer_draw_list.frozen_writes;
+        await expect_no_allocation(renderer, stats, "3 frozen + 1 moving opaque, 3 blended meshes");
+        expect(renderer.gbuffer_draw_list.frozen_writes, "the frozen part was read again after changes").toBeGreaterThan(reads);
         renderer.destroy();
     });
 
