@@ -86,6 +86,7 @@ export class MeshDrawList {
     #frozen_moved = false;
     #frozen_objects: ObjectBuffer | null = null;
     #frozen_writes = 0;
+    #still_runs = 0;
     // cleared by count: `length = 0` would make V8 drop the backing store and the next push allocate one
     readonly #blended: Mesh[] = [];
     #blended_count = 0;
@@ -105,6 +106,15 @@ export class MeshDrawList {
      */
     get moved_count(): number {
         return this.#moved;
+    }
+
+    /**
+     * Leading opaque runs whose every mesh is known still this frame (the frozen part, when none of it moved):
+     * their motion is the camera's alone, which the velocity product's full-screen pass already writes, so its
+     * mesh pass starts after them.
+     */
+    get still_runs(): number {
+        return this.#still_runs;
     }
 
     /** How many times the frozen meshes were read (not kept as they were); for tests and inspectors. */
@@ -129,8 +139,10 @@ export class MeshDrawList {
             !this.#frozen_moved &&
             this.#frozen_valid;
         if (keep) {
+            // kept only when the last read moved nothing: every slot's last matrix is its matrix
             objects.keep_span(this.#frozen_slots);
             this.opaque_run_count = this.#frozen_runs;
+            this.#still_runs = this.#frozen_runs;
         } else {
             this.#frozen_build++;
             this.#frozen_writes++;
@@ -141,6 +153,7 @@ export class MeshDrawList {
             this.#frozen_seen = scene.frozen_version;
             this.#frozen_objects = objects;
             this.#frozen_valid = true;
+            this.#still_runs = this.#frozen_moved ? 0 : this.#frozen_runs;
         }
         this.#add_opaque(this.#live, this.#live_keys, objects, false);
         this.#sort_back_to_front(eye);

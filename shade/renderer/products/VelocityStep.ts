@@ -152,10 +152,11 @@ export class VelocityStep {
         pass.setBindGroup(1, state.empty_group);
         pass.draw(3);
         const list = gbuffer.draw_list;
-        if (list.opaque_run_count > 0) {
+        // runs of meshes known still (frozen, none moved) have the camera's motion alone: the full-screen draw's
+        if (list.opaque_run_count > list.still_runs) {
             pass.setPipeline(state.mesh_pipeline);
             pass.setBindGroup(0, gbuffer_state.scene_group!);
-            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous");
+            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", null, "all", list.still_runs);
         }
         pass.end();
     }

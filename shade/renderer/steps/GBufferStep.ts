@@ -278,7 +278,7 @@ export type RunVertexBuffers = "plain" | "surface" | "previous";
 export type RunFilter = "all" | "static" | "skinned";
 
 /**
- * Draws runs: binds materials and geometry only when they change. With `pipelines` (by `material_variant`) it
+ * Draws runs (from `start` to `count`): binds materials and geometry only when they change. With `pipelines` (by `material_variant`) it
  * sets the pipeline whenever the variant changes; without, the caller has set one. Records into a pass or a
  * render bundle.
  */
@@ -290,6 +290,7 @@ export function draw_runs(
     buffers: RunVertexBuffers,
     pipelines: readonly GPURenderPipeline[] | null = null,
     filter: RunFilter = "all",
+    start = 0,
 ): void {
     let bound_geometry: GPUGeometry | null = null;
     let bound_source: unknown = null;
@@ -305,7 +306,7 @@ export function draw_runs(
     let bound_index: GPUBuffer | null = null;
     // with per-variant pipelines, whether this run's pipeline reads tangents and uv1
     let extras = buffers === "surface";
-    for (let i = 0; i < count; i++) {
+    for (let i = start; i < count; i++) {
         const run = runs[i];
         if (filter !== "all" && (run.skin === null) !== (filter === "static")) continue;
         let rebind_extras = false;

@@ -272,6 +272,49 @@ describe("Velocity frame product on Dawn", () => {
         });
     });
 
+    it("frozen still meshes are left to the full-screen pass (camera motion alone); a frozen mesh moved by changed() is drawn with its motion", async () => {
+        await with_gpu_device(async (device) => {
+            const { scene: s, box } = scene();
+            const backdrop = s.meshes[0];
+            backdrop.frozen = true;
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false });
+            const camera = renderer.view.camera;
+            camera.position.set([0, 0, 5]);
+            camera.target.set([0, 0, 0]);
+            const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
+            const at = async (uv: [number, number]): Promise<[number, number]> => {
+                const v = await read_texture(device, probe.texture!);
+                const i = Math.floor(uv[1] * SIZE) * SIZE + Math.floor(uv[0] * SIZE);
+                return [v.data[i * 2], v.data[i * 2 + 1]];
+            };
+            renderer.render_frame();
+            renderer.render_frame();
+            // the camera pans and the live box moves: the frozen backdrop is not drawn, its pixels reproject
+            const before = uv_of(renderer, -1, -1.5, -1.9);
+            camera.position.set([0.3, 0, 5]);
+            camera.target.set([0.8, 0, 0]);
+            box.position[1] = 0.2;
+            renderer.render_frame();
+            expect(renderer.gbuffer_draw_list.still_runs, "the backdrop's run is left out").toBe(1);
+            const after = uv_of(renderer, -1, -1.5, -1.9);
+            const panned = await at(after);
+            expect(Math.abs(panned[0] - (after[0] - before[0]))).toBeLessThan(2e-3);
+            expect(Math.abs(panned[0])).toBeGreaterThan(0.02);
+            // the camera still, the frozen backdrop moved by changed(): drawn, with its own motion
+            renderer.render_frame();
+            const from = uv_of(renderer, -1, -1.5, -1.9);
+            backdrop.position[0] += 0.5;
+            backdrop.changed();
+            renderer.render_frame();
+            expect(renderer.gbuffer_draw_list.still_runs, "nothing is known still").toBe(0);
+            const to = uv_of(renderer, -0.5, -1.5, -1.9);
+            const moved = await at(to);
+            expect(Math.abs(moved[0] - (to[0] - from[0])), `backdrop motion ${moved[0]} against ${to[0] - from[0]}`).toBeLessThan(2e-3);
+            expect(moved[0]).toBeGreaterThan(0.02);
+            renderer.destroy();
+        });
+    });
+
     it("a surface an AfterGBuffer extension draws into the depth reprojects as a still one (velocity made after it)", async () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
