@@ -17,6 +17,7 @@ import { PointLight } from "../shade/renderer/scene/PointLight.js";
 import { Scene } from "../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../shade/renderer/target/TextureRenderTarget.js";
+import { median, SubmitTimer } from "./submit_timer.js";
 import type { FullscreenPath } from "../shade/renderer/fullscreen/FullscreenPath.js";
 
 Object.assign(globalThis, globals);
@@ -47,23 +48,7 @@ function city(count: number): Scene {
     return scene;
 }
 
-function median(values: number[]): number {
-    const s = [...values].sort((a, b) => a - b);
-    return s[s.length >> 1];
-}
-
-// queue.submit on SwiftShader runs part of the GPU work on the calling thread: time it apart, so the CPU
-// figure is what our code costs to record, compile and encode
-let submit_ms = 0;
-function time_submits(device: GPUDevice): void {
-    const queue = device.queue;
-    const submit = queue.submit.bind(queue);
-    queue.submit = (buffers: Iterable<GPUCommandBuffer>) => {
-        const t0 = performance.now();
-        submit(buffers);
-        submit_ms += performance.now() - t0;
-    };
-}
+const submits_timer = new SubmitTimer();
 
 async function measure(device: GPUDevice, count: number) {
     const renderer = new Renderer({ device, target: new TextureRenderTarget(width, height), scene: city(count), fullscreen_paths: FULLSCREEN, gbuffer_bundles: BUNDLES });
@@ -82,11 +67,11 @@ async function measure(device: GPUDevice, count: number) {
     gc?.();
     const heap_before = process.memoryUsage().heapUsed;
     for (let i = 0; i < FRAMES; i++) {
-        submit_ms = 0;
+        submits_timer.reset();
         const t0 = performance.now();
         renderer.render_frame();
-        cpu.push(performance.now() - t0 - submit_ms);
-        submits.push(submit_ms);
+        cpu.push(performance.now() - t0 - submits_timer.ms);
+        submits.push(submits_timer.ms);
         await device.queue.onSubmittedWorkDone();
         const timer = renderer.timer;
         if (timer !== null) {
@@ -117,7 +102,7 @@ const adapter = await gpu.requestAdapter();
 if (adapter === null) throw new Error("no WebGPU adapter");
 const features: GPUFeatureName[] = adapter.features.has("timestamp-query") ? ["timestamp-query"] : [];
 const device = await adapter.requestDevice({ requiredFeatures: features });
-time_submits(device);
+submits_timer.wrap(device);
 const info = adapter.info;
 console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; fullscreen_paths ${FULLSCREEN}; gbuffer_bundles ${BUNDLES}; ${MATERIALS} materials; timestamps not quantized`);
 

@@ -20,6 +20,7 @@ import { PointLight } from "../shade/renderer/scene/PointLight.js";
 import { Scene } from "../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../shade/renderer/target/TextureRenderTarget.js";
+import { median, SubmitTimer } from "./submit_timer.js";
 
 if (process.env.BENCH_DEVICE !== "fake") Object.assign(globalThis, globals);
 const [width, height] = (process.env.BENCH_SIZE ?? "256x256").split("x").map(Number);
@@ -79,21 +80,7 @@ function world(count: number, shapes: Geometry[], materials: StandardMaterial[])
     return { scene, moving };
 }
 
-function median(values: number[]): number {
-    const s = [...values].sort((a, b) => a - b);
-    return s[s.length >> 1];
-}
-
-let submit_ms = 0;
-function time_submits(device: GPUDevice): void {
-    const queue = device.queue;
-    const submit = queue.submit.bind(queue);
-    queue.submit = (buffers: Iterable<GPUCommandBuffer>) => {
-        const t0 = performance.now();
-        submit(buffers);
-        submit_ms += performance.now() - t0;
-    };
-}
+const submits_timer = new SubmitTimer();
 
 async function measure(device: GPUDevice, count: number, shapes: Geometry[], materials: StandardMaterial[]) {
     const { scene, moving } = world(count, shapes, materials);
@@ -116,10 +103,10 @@ async function measure(device: GPUDevice, count: number, shapes: Geometry[], mat
     const gpu = new Map<string, number[]>();
     for (let i = 0; i < FRAMES; i++) {
         move();
-        submit_ms = 0;
+        submits_timer.reset();
         const t0 = performance.now();
         renderer.render_frame();
-        cpu.push(performance.now() - t0 - submit_ms);
+        cpu.push(performance.now() - t0 - submits_timer.ms);
         await device.queue.onSubmittedWorkDone();
         const timer = renderer.timer;
         if (timer !== null) {
@@ -150,7 +137,7 @@ async function open_device(): Promise<{ device: GPUDevice; info: { vendor: strin
     if (adapter === null) throw new Error("no WebGPU adapter");
     const features: GPUFeatureName[] = adapter.features.has("timestamp-query") ? ["timestamp-query"] : [];
     const device = await adapter.requestDevice({ requiredFeatures: features });
-    time_submits(device);
+    submits_timer.wrap(device);
     return { device, info: adapter.info };
 }
 
