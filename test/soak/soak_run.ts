@@ -327,12 +327,26 @@ function median(values: Float64Array): number {
     return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)];
 }
 
-/** The last tenth's median over the median from warm-up to the last tenth, of `values` (one per frame). */
+function lower_quartile(values: Float64Array): number {
+    const sorted = Float64Array.from(values).sort();
+    return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 4)];
+}
+
+/**
+ * The last tenth's median over the median from warm-up to the last tenth, of `values` (one per frame), and the
+ * same of their lower quartiles. `ratio` is the smaller: a leak slows every frame, so both grow; other work on a
+ * shared machine slows some frames, which moves the median more than the lower quartile.
+ */
 export function slowdown(values: Float64Array, warmup_fraction: number): { ratio: number; settled: number; last: number } {
     const n = values.length;
-    const settled = median(values.subarray(Math.floor(n * warmup_fraction), Math.floor(n * 0.9)));
-    const last = median(values.subarray(Math.floor(n * 0.9)));
-    return { ratio: settled > 0 ? last / settled : 1, settled, last };
+    const before = values.subarray(Math.floor(n * warmup_fraction), Math.floor(n * 0.9));
+    const after = values.subarray(Math.floor(n * 0.9));
+    const settled = median(before);
+    const last = median(after);
+    const by_median = settled > 0 ? last / settled : 1;
+    const quartile = lower_quartile(before);
+    const by_quartile = quartile > 0 ? lower_quartile(after) / quartile : 1;
+    return { ratio: Math.min(by_median, by_quartile), settled, last };
 }
 
 /** What is wrong with a soak's result, in words (empty when it passed). */
