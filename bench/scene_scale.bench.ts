@@ -128,7 +128,7 @@ async function open_device(): Promise<{ device: GPUDevice; info: { vendor: strin
         // the one bench that borrows the tests' FAKE device: it answers every call at once and keeps nothing
         const { fake_gpu_device, ensure_webgpu_constants } = await import("../test/shade/renderer/fake_gpu_device.js");
         ensure_webgpu_constants();
-        return { device: fake_gpu_device().device, info: { vendor: "FAKE", architecture: "", device: "device", description: "(our code's CPU alone)" } };
+        return { device: fake_gpu_device({ features: ["indirect-first-instance"] }).device, info: { vendor: "FAKE", architecture: "", device: "device", description: "(our code's CPU alone)" } };
     }
     // kept referenced: a collected instance crashes onSubmittedWorkDone
     const gpu = create(["disable-dawn-features=timestamp_quantization"]);

@@ -283,6 +283,8 @@ export class GraphicsEngine {
             if (timing && adapter.features.has("timestamp-query") && !features.includes("timestamp-query")) features.push("timestamp-query");
             // a bgra8unorm canvas can then be written from compute (the tonemap's compute path)
             if (adapter.features.has("bgra8unorm-storage") && !features.includes("bgra8unorm-storage")) features.push("bgra8unorm-storage");
+            // indirect draws that start past instance 0: the G-buffer's GPU frustum culling (FrustumCulling)
+            if (adapter.features.has("indirect-first-instance") && !features.includes("indirect-first-instance")) features.push("indirect-first-instance");
             try {
                 device = await adapter.requestDevice({ ...descriptor, requiredFeatures: features });
             } catch (error) {

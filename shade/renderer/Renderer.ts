@@ -18,53 +18,16 @@ import { TonemapStep } from "./steps/TonemapStep.js";
 import { TransparencyStep } from "./steps/TransparencyStep.js";
 import { Scene } from "./scene/Scene.js";
 import { UpscaleStep } from "./steps/UpscaleStep.js";
-import { check_fullscreen_path, set_fullscreen_path, type FullscreenPath } from "./fullscreen/FullscreenPath.js";
+import { check_fullscreen_path, set_fullscreen_path } from "./fullscreen/FullscreenPath.js";
 import type { RenderTarget } from "./target/RenderTarget.js";
 import { SceneColor } from "./extension/SceneColor.js";
 import { FrameProducts } from "./products/FrameProducts.js";
 import { check_upscale_slot, type Upscaler, type UpscaleSlot } from "./upscale/Upscaler.js";
 import type { MeshDrawList } from "./mesh/MeshDrawList.js";
+import type { FrustumCulling } from "./mesh/FrustumCulling.js";
+import type { RendererOptions } from "./RendererOptions.js";
 
-export interface RendererOptions {
-    readonly device: GPUDevice;
-    readonly target: RenderTarget;
-    /** Temporal upscale between AfterTransparency and BeforePresent. Default true. Ignored when `upscale` is given. */
-    readonly feature_taa_enabled?: boolean;
-    /** The upscale slot: "taa" (the default), "none" or a user `Upscaler`. */
-    readonly upscale?: UpscaleSlot;
-    /** Internal resolution = output x scale (rounded to 1/64 steps), with TAA on. Default 0.75. */
-    readonly resolution_scale?: number;
-    readonly view?: RenderView;
-    /** What is drawn; a renderer made without one draws an empty scene (the sky). */
-    readonly scene?: Scene;
-    /**
-     * Fault isolation (see `RenderExtensionRegistry.on_failure`): when given, an extension that fails to record,
-     * whose pass throws while executing, or whose pass fails GPU validation (found by `diagnose_gpu_errors`) is
-     * reported here once as a `RenderExtensionError` and suspended, and the frame is drawn without it. GPU
-     * validation failures of built-in passes come here as plain errors. Without it, record and execute failures
-     * drop the frame and are thrown from `render_frame`.
-     */
-    readonly on_error?: (error: Error) => void;
-    /**
-     * Per-pass GPU time (`timer`, `extension_timings()`) when the device has `timestamp-query`. Default true.
-     * It costs each frame a query resolve and a copy, and one `mapAsync` read-back per
-     * `gpu_timing_frames_per_read` frames: a shipped game that shows no GPU timings can turn it off.
-     */
-    readonly gpu_timing?: boolean;
-    /** Frames per GPU-timing read-back (`GPUPassTimerOptions.frames_per_read`); default `GPUPassTimer.FRAMES_PER_READ`. */
-    readonly gpu_timing_frames_per_read?: number;
-    /**
-     * How the full-screen steps run on this device (TAA resolve and sharpen, tonemap, half-resolution colour,
-     * and every `FullscreenEffect` that does not name its own path): "raster", "compute", or "auto" (default:
-     * compute on GPUs, raster on CPU implementations, as measured in BENCHMARKS.md). See `FullscreenPath`.
-     */
-    readonly fullscreen_paths?: FullscreenPath;
-    /**
-     * Whether the G-buffer records its unskinned opaque draws once into a render bundle and replays it while they
-     * stay the same (`gbuffer_bundles`). Default true.
-     */
-    readonly gbuffer_bundles?: boolean;
-}
+export type { RendererOptions } from "./RendererOptions.js";
 
 const encoder_descriptor: GPUCommandEncoderDescriptor = { label: "frame" };
 
@@ -137,6 +100,7 @@ export class Renderer {
         this.graph.timer = this.timer;
         this.#on_error = options.on_error ?? null;
         this.#gbuffer.bundles = options.gbuffer_bundles ?? true;
+        this.#gbuffer.culling.enabled = options.gbuffer_culling ?? true;
         this.registry.on_failure = this.#on_error;
         if (options.fullscreen_paths !== undefined) set_fullscreen_path(this.device, check_fullscreen_path(options.fullscreen_paths, "Renderer fullscreen_paths"));
         this.target.configure(this.device);
@@ -210,6 +174,14 @@ export class Renderer {
      */
     get gbuffer_draw_list(): MeshDrawList {
         return this.#gbuffer.draw_list;
+    }
+
+    /**
+     * The G-buffer's GPU frustum culling (`FrustumCulling`): `enabled` turns it off and on, `culls(device)` says
+     * whether this device culls, `read_instance_counts` reads back what the last frame drew of each run.
+     */
+    get gbuffer_culling(): FrustumCulling {
+        return this.#gbuffer.culling;
     }
 
     /** Frames rendered so far. */

@@ -10,7 +10,7 @@ export type Destroyable = { destroy(): void };
 export type TrackFn = <O extends Destroyable>(o: O) => O;
 
 export interface GpuDeviceOptions {
-  /** Features to enable. Only those the adapter offers are requested; check `device.features`. */
+  /** Features to enable (with `indirect-first-instance` always). Only those the adapter offers are requested; check `device.features`. */
   features?: GPUFeatureName[];
 }
 
@@ -79,7 +79,8 @@ export async function with_gpu_device<T>(
   options?: GpuDeviceOptions,
 ): Promise<T> {
   const adapter = await request_adapter();
-  const wanted = options?.features ?? [];
+  // as GraphicsEngine does: the G-buffer's GPU culling draws indirectly from a run's first instance
+  const wanted: GPUFeatureName[] = [...(options?.features ?? []), 'indirect-first-instance'];
   const requiredFeatures = wanted.filter((f) => adapter.features.has(f));
   const device = await adapter.requestDevice({ requiredFeatures });
 

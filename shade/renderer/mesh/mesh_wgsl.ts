@@ -26,12 +26,16 @@ struct ObjectData {
 };
 `;
 
-/** The vertex stage every mesh pass shares: camera at group 0 binding 0, objects at binding 1. */
+/**
+ * The vertex stage every mesh pass shares: camera at group 0 binding 0, objects at binding 1, and at binding 2 the
+ * object slot each instance draws (`visible`: instance index to slot, written by `FrustumCulling`).
+ */
 export const MESH_VERTEX_WGSL = /* wgsl */ `
 ${CAMERA_WGSL}
 ${OBJECT_WGSL}
 @group(0) @binding(0) var<uniform> camera: CameraUniforms;
 @group(0) @binding(1) var<storage, read> objects: array<ObjectData>;
+@group(0) @binding(2) var<storage, read> visible: array<u32>;
 
 struct MeshVarying {
     // invariant: passes that depth-test "less-equal" against the G-buffer's depth (velocity) need the same depth
@@ -47,8 +51,9 @@ fn vs_mesh(
     @location(0) position: vec3f,
     @location(1) normal: vec3f,
     @location(2) uv: vec2f,
-    @builtin(instance_index) object: u32,
+    @builtin(instance_index) instance: u32,
 ) -> MeshVarying {
+    let object = visible[instance];
     let o = objects[object];
     let world = o.model * vec4f(position, 1.0);
     var out: MeshVarying;

@@ -67,8 +67,9 @@ fn vs_surface(
     @location(2) uv: vec2f,
     @location(4) tangent: vec4f,
     @location(5) uv1: vec2f,
-    @builtin(instance_index) object: u32,
+    @builtin(instance_index) instance: u32,
 ) -> SurfaceVarying {
+    let object = visible[instance];
     var out = surface_varying(position, normal, uv, object);
     let model = objects[object].model;
     out.tangent = vec4f(mat3x3f(model[0].xyz, model[1].xyz, model[2].xyz) * tangent.xyz, tangent.w);
@@ -83,9 +84,9 @@ fn vs_surface_basic(
     @location(0) position: vec3f,
     @location(1) normal: vec3f,
     @location(2) uv: vec2f,
-    @builtin(instance_index) object: u32,
+    @builtin(instance_index) instance: u32,
 ) -> SurfaceVarying {
-    return surface_varying(position, normal, uv, object);
+    return surface_varying(position, normal, uv, visible[instance]);
 }
 
 struct Surface {

@@ -22,8 +22,8 @@ struct DepthVarying {
 };
 
 @vertex
-fn vs_depth(@location(0) position: vec3f, @builtin(instance_index) object: u32) -> DepthVarying {
-    let o = objects[object];
+fn vs_depth(@location(0) position: vec3f, @builtin(instance_index) instance: u32) -> DepthVarying {
+    let o = objects[visible[instance]];
     let world = o.model * vec4f(position, 1.0);
     var out: DepthVarying;
     out.clip = camera.view_projection * world;
@@ -69,7 +69,7 @@ export class PrepassDepthStep {
         const device = execution.graphics;
         const gbuffer = this.#gbuffer!;
         const gbuffer_state = gbuffer.device_state(device);
-        // the first pass of the frame to draw meshes: it uploads the objects (the G-buffer finds them current)
+        // the visibility pass uploaded the objects this frame: this is their bind group
         const group = gbuffer.scene_group(device, gbuffer_state);
         const state = this.#state_for(device, gbuffer_state.scene_layout, gbuffer_state.materials.layout);
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth, 1);
@@ -78,7 +78,7 @@ export class PrepassDepthStep {
         const list = gbuffer.draw_list;
         if (list.opaque_run_count > 0) {
             pass.setBindGroup(0, group);
-            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "surface", state.pipelines);
+            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "surface", state.pipelines, "all", 0, gbuffer.indirect(device));
         }
         pass.end();
     }

@@ -45,9 +45,9 @@ fn vs_velocity(
     @location(0) position: vec3f,
     // last frame's position in the mesh's space: the position itself, except for a skinned mesh
     @location(3) previous_position: vec3f,
-    @builtin(instance_index) object: u32,
+    @builtin(instance_index) instance: u32,
 ) -> VelocityVarying {
-    let o = objects[object];
+    let o = objects[visible[instance]];
     let world = o.model * vec4f(position, 1.0);
     var out: VelocityVarying;
     out.clip = camera.view_projection * world;
@@ -156,7 +156,7 @@ export class VelocityStep {
         if (list.opaque_run_count > list.still_runs) {
             pass.setPipeline(state.mesh_pipeline);
             pass.setBindGroup(0, gbuffer_state.scene_group!);
-            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", null, "all", list.still_runs);
+            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", null, "all", list.still_runs, gbuffer.indirect(device));
         }
         pass.end();
     }

@@ -12,6 +12,7 @@ import { MeshDrawList } from "../mesh/MeshDrawList.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { OBJECT_FLOATS, OBJECT_WGSL } from "../mesh/mesh_wgsl.js";
 import type { Geometry } from "../geometry/Geometry.js";
+import { geometry_bounds } from "../geometry/geometry_bounds.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import { MAX_SHADOW_CASCADES, SHADOW_CASCADES_FLOATS, ShadowCascades } from "./ShadowCascades.js";
 import { ShadowMap } from "./ShadowMap.js";
@@ -105,39 +106,6 @@ interface CasterRun {
     material: StandardMaterial;
     first: number;
     count: number;
-}
-
-/** A geometry's bounding sphere in model space. */
-interface LocalBounds {
-    version: number;
-    x: number;
-    y: number;
-    z: number;
-    radius: number;
-}
-
-const bounds_cache = new WeakMap<Geometry, LocalBounds>();
-
-function local_bounds(geometry: Geometry): LocalBounds {
-    let b = bounds_cache.get(geometry);
-    if (b !== undefined && b.version === geometry.version) return b;
-    const p = geometry.attributes.position.array;
-    let min_x = Infinity, min_y = Infinity, min_z = Infinity, max_x = -Infinity, max_y = -Infinity, max_z = -Infinity;
-    for (let i = 0; i + 2 < p.length; i += 3) {
-        min_x = Math.min(min_x, p[i]); max_x = Math.max(max_x, p[i]);
-        min_y = Math.min(min_y, p[i + 1]); max_y = Math.max(max_y, p[i + 1]);
-        min_z = Math.min(min_z, p[i + 2]); max_z = Math.max(max_z, p[i + 2]);
-    }
-    if (b === undefined) {
-        b = { version: 0, x: 0, y: 0, z: 0, radius: 0 };
-        bounds_cache.set(geometry, b);
-    }
-    b.version = geometry.version;
-    b.x = (min_x + max_x) / 2;
-    b.y = (min_y + max_y) / 2;
-    b.z = (min_z + max_z) / 2;
-    b.radius = Math.hypot(max_x - min_x, max_y - min_y, max_z - min_z) / 2 || 0;
-    return b;
 }
 
 /**
@@ -318,7 +286,7 @@ export class ShadowExtension extends RenderExtension {
             const before = n;
             for (let i = 0; i < list.opaque_run_count; i++) {
                 const source = list.opaque_runs[i];
-                const b = local_bounds(source.geometry);
+                const b = geometry_bounds(source.geometry);
                 const first = n;
                 for (let k = source.first; k < source.first + source.count; k++) {
                     const f = k * OBJECT_FLOATS;

@@ -7,9 +7,10 @@ import { GBufferTextures } from "../extension/GBufferTextures.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
 import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
 import { MaterialBindings } from "../mesh/MaterialBindings.js";
-import { MeshDrawList, type DrawRun } from "../mesh/MeshDrawList.js";
+import { MeshDrawList } from "../mesh/MeshDrawList.js";
+import { draw_runs, make_scene_layout, MESH_VERTEX_BUFFERS } from "../mesh/draw_runs.js";
+import { FrustumCulling } from "../mesh/FrustumCulling.js";
 import { SURFACE_VERTEX_BUFFERS, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
-import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { material_variant } from "../mesh/material_variant.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import type { Scene } from "../scene/Scene.js";
@@ -67,6 +68,11 @@ interface DeviceState {
     scene_group: GPUBindGroup | null;
     scene_group_camera: GPUBuffer | null;
     scene_group_generation: number;
+    scene_group_visible: number;
+    /** This frame's object buffer (set by `scene_group`). */
+    objects: GPUBuffer | null;
+    /** The visibility pass's descriptor (its timestamp writes set per frame). */
+    readonly cull_descriptor: GPUComputePassDescriptor;
     /** The opaque static runs' draws, recorded once and replayed while `bundle_key` holds (`GBufferStep.bundles`). */
     bundle: GPURenderBundle | null;
     /** `[bundle]`, for `executeBundles` without an array per frame. */
@@ -109,6 +115,11 @@ export class GBufferStep {
     /** The frame's draws; the transparency step draws its blended runs. */
     readonly draw_list = new MeshDrawList();
     readonly objects = new ObjectBuffer();
+    /**
+     * GPU frustum culling of the opaque runs (`FrustumCulling`): a compute pass ("gbuffer cull") before the first
+     * pass that draws the list writes each run's indirect draw; `culling.enabled = false` draws every object.
+     */
+    readonly culling = new FrustumCulling();
 
     #albedo = -1;
     #normal = -1;
@@ -139,6 +150,8 @@ export class GBufferStep {
      */
     build(frame: FrameContext, scene: Scene): void {
         this.draw_list.build(scene, this.objects, frame.view.camera.position);
+        // every slot's visible entry is written by it, so it runs whenever anything is drawn (culling or not)
+        if (this.objects.count > 0) frame.graph.add("gbuffer cull", this, execute_cull).make_side_effect();
         const sky = scene.sky;
         this.#sky.r = sky[0];
         this.#sky.g = sky[1];
@@ -199,20 +212,50 @@ export class GBufferStep {
      */
     scene_group(device: GPUDevice, state: DeviceState): GPUBindGroup {
         const objects = this.objects.upload(device);
+        state.objects = objects;
+        const visible = this.culling.visible(device, this.objects.count);
         const camera = this.#camera!;
-        if (state.scene_group === null || state.scene_group_camera !== camera || state.scene_group_generation !== this.objects.generation) {
+        if (
+            state.scene_group === null ||
+            state.scene_group_camera !== camera ||
+            state.scene_group_generation !== this.objects.generation ||
+            state.scene_group_visible !== this.culling.generation
+        ) {
             state.scene_group = device.createBindGroup({
                 label: "mesh scene bind group",
                 layout: state.scene_layout,
                 entries: [
                     { binding: 0, resource: { buffer: camera } },
                     { binding: 1, resource: { buffer: objects } },
+                    { binding: 2, resource: { buffer: visible } },
                 ],
             });
             state.scene_group_camera = camera;
             state.scene_group_generation = this.objects.generation;
+            state.scene_group_visible = this.culling.generation;
         }
         return state.scene_group;
+    }
+
+    /**
+     * The indirect draw arguments of this frame's opaque runs when they are culled (pass to `draw_runs`), or null
+     * when every object is drawn directly.
+     */
+    indirect(device: GPUDevice): GPUBuffer | null {
+        return this.culling.run_count > 0 && this.culling.culls(device) ? this.culling.args(device) : null;
+    }
+
+    /** @internal The visibility pass: uploads the objects, writes the run table, culls. */
+    execute_cull(execution: FrameExecution): void {
+        const device = execution.graphics;
+        const state = this.device_state(device);
+        this.scene_group(device, state);
+        const list = this.draw_list;
+        this.culling.update(list.opaque_runs, list.opaque_run_count, state.geometries);
+        state.cull_descriptor.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginComputePass(state.cull_descriptor);
+        this.culling.record(device, pass, this.#camera!, state.objects!, this.objects.count);
+        pass.end();
     }
 
     /** @internal */
@@ -235,7 +278,7 @@ export class GBufferStep {
             if (this.bundles) this.#draw_bundled(device, pass, state, group, pipelines);
             else {
                 pass.setBindGroup(0, group);
-                draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines);
+                draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "all", 0, this.indirect(device));
             }
         }
         pass.end();
@@ -245,12 +288,13 @@ export class GBufferStep {
     #draw_bundled(device: GPUDevice, pass: GPURenderPassEncoder, state: DeviceState, group: GPUBindGroup, pipelines: readonly GPURenderPipeline[]): void {
         const list = this.draw_list;
         const key = state.bundle_key;
-        const changed = key.update(state, list.opaque_runs, list.opaque_run_count, material_variant, group, pipelines);
+        const indirect = this.indirect(device);
+        const changed = key.update(state, list.opaque_runs, list.opaque_run_count, material_variant, group, pipelines, indirect);
         if (key.static_count > 0) {
             if (changed || state.bundle === null) {
                 const encoder = device.createRenderBundleEncoder(this.#over_prepass ? BUNDLE_ENCODER_OVER_PREPASS : BUNDLE_ENCODER);
                 encoder.setBindGroup(0, group);
-                draw_runs(encoder, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "static");
+                draw_runs(encoder, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "static", 0, indirect);
                 state.bundle = encoder.finish(BUNDLE);
                 state.bundle_list[0] = state.bundle;
                 this.#bundle_records++;
@@ -266,137 +310,8 @@ export class GBufferStep {
 }
 
 export { material_variant } from "../mesh/material_variant.js";
-
-/**
- * Which vertex buffers a pass's pipeline reads beyond positions, normals and uvs (0-2): `surface` tangents and
- * uv1 at 3 and 4 (`SURFACE_VERTEX_BUFFERS`; with `pipelines`, only for the variants that read them), `previous`
- * last frame's positions at 3 (the velocity product's), `plain` none.
- */
-export type RunVertexBuffers = "plain" | "surface" | "previous";
-
-/** Which runs `draw_runs` draws: all, only those of unskinned meshes (`static`), or only skinned meshes' runs. */
-export type RunFilter = "all" | "static" | "skinned";
-
-/**
- * Draws runs (from `start` to `count`): binds materials and geometry only when they change. With `pipelines` (by `material_variant`) it
- * sets the pipeline whenever the variant changes; without, the caller has set one. Records into a pass or a
- * render bundle.
- */
-export function draw_runs(
-    pass: GPURenderPassEncoder | GPURenderBundleEncoder,
-    state: { geometries: GPUGeometryCache; materials: MaterialBindings },
-    runs: readonly DrawRun[],
-    count: number,
-    buffers: RunVertexBuffers,
-    pipelines: readonly GPURenderPipeline[] | null = null,
-    filter: RunFilter = "all",
-    start = 0,
-): void {
-    let bound_geometry: GPUGeometry | null = null;
-    let bound_source: unknown = null;
-    let bound_material: unknown = null;
-    let bound_group: GPUBindGroup | null = null;
-    let bound_pipeline: GPURenderPipeline | null = null;
-    // what each vertex buffer slot and the index holds: skinned meshes of one geometry share uvs, tangents and
-    // indices and differ only in their positions' offsets, so most of a run of them binds two buffers
-    let slot_uv: GPUBuffer | null = null;
-    let slot_3: GPUBuffer | null = null;
-    let slot_3_offset = -1;
-    let slot_4: GPUBuffer | null = null;
-    let bound_index: GPUBuffer | null = null;
-    // with per-variant pipelines, whether this run's pipeline reads tangents and uv1
-    let extras = buffers === "surface";
-    for (let i = start; i < count; i++) {
-        const run = runs[i];
-        if (filter !== "all" && (run.skin === null) !== (filter === "static")) continue;
-        let rebind_extras = false;
-        if (run.material !== bound_material) {
-            if (pipelines !== null) {
-                const variant = material_variant(run.material);
-                const pipeline = pipelines[variant];
-                if (pipeline !== bound_pipeline) {
-                    pass.setPipeline(pipeline);
-                    bound_pipeline = pipeline;
-                }
-                const wanted = buffers === "surface" && (variant & 4) !== 0;
-                rebind_extras = wanted && !extras;
-                extras = wanted;
-            }
-            // untextured materials share one group: switching between them binds nothing
-            const group = state.materials.group(run.material);
-            if (group !== bound_group) {
-                pass.setBindGroup(1, group);
-                bound_group = group;
-            }
-            bound_material = run.material;
-        }
-        // runs are sorted by material then geometry: many in a row share a geometry, looked up once; a skinned
-        // mesh is a run of its own, drawn with its skin's buffers
-        const source = run.skin ?? run.geometry;
-        if (source !== bound_source) {
-            bound_source = source;
-            const geometry = state.geometries.get(run.geometry, run.skin);
-            if (geometry !== bound_geometry) {
-                pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
-                pass.setVertexBuffer(1, geometry.normal, geometry.normal_offset);
-                if (geometry.uv !== slot_uv) {
-                    pass.setVertexBuffer(2, geometry.uv);
-                    slot_uv = geometry.uv;
-                }
-                if (buffers === "previous") {
-                    if (geometry.previous_position !== slot_3 || geometry.previous_offset !== slot_3_offset) {
-                        pass.setVertexBuffer(3, geometry.previous_position, geometry.previous_offset);
-                        slot_3 = geometry.previous_position;
-                        slot_3_offset = geometry.previous_offset;
-                    }
-                }
-                if (geometry.index !== bound_index) {
-                    pass.setIndexBuffer(geometry.index, geometry.index_format);
-                    bound_index = geometry.index;
-                }
-                bound_geometry = geometry;
-                rebind_extras = extras;
-            }
-        }
-        if (rebind_extras) {
-            const geometry = bound_geometry!;
-            if (geometry.tangent !== slot_3) {
-                pass.setVertexBuffer(3, geometry.tangent);
-                slot_3 = geometry.tangent;
-                slot_3_offset = 0;
-            }
-            if (geometry.uv1 !== slot_4) {
-                pass.setVertexBuffer(4, geometry.uv1);
-                slot_4 = geometry.uv1;
-            }
-        }
-        pass.drawIndexed(bound_geometry!.index_count, run.count, 0, 0, run.first);
-    }
-}
-
-/** Vertex buffer layouts of mesh pipelines: positions, normals, uvs in separate buffers. */
-export const MESH_VERTEX_BUFFERS: GPUVertexBufferLayout[] = [
-    { arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: "float32x3" }] },
-    { arrayStride: 12, attributes: [{ shaderLocation: 1, offset: 0, format: "float32x3" }] },
-    { arrayStride: 8, attributes: [{ shaderLocation: 2, offset: 0, format: "float32x2" }] },
-];
-
-/** `MESH_VERTEX_BUFFERS` and last frame's positions at buffer 3, location 3 (the velocity product's mesh pipeline). */
-export const MESH_VERTEX_BUFFERS_WITH_PREVIOUS: GPUVertexBufferLayout[] = [
-    ...MESH_VERTEX_BUFFERS,
-    { arrayStride: 12, attributes: [{ shaderLocation: 3, offset: 0, format: "float32x3" }] },
-];
-
-/** Layout of group 0 of mesh pipelines: camera uniform, objects storage. */
-export function make_scene_layout(device: GPUDevice): GPUBindGroupLayout {
-    return device.createBindGroupLayout({
-        label: "mesh scene bind group layout",
-        entries: [
-            { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } },
-            { binding: 1, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "read-only-storage" } },
-        ],
-    });
-}
+// where they were first defined, for code that imports them from here
+export { draw_runs, make_scene_layout, MESH_VERTEX_BUFFERS, MESH_VERTEX_BUFFERS_WITH_PREVIOUS, type RunFilter, type RunVertexBuffers } from "../mesh/draw_runs.js";
 
 function build_state(device: GPUDevice): DeviceState {
     const scene_layout = make_scene_layout(device);
@@ -414,6 +329,9 @@ function build_state(device: GPUDevice): DeviceState {
         scene_group: null,
         scene_group_camera: null,
         scene_group_generation: -1,
+        scene_group_visible: -1,
+        objects: null,
+        cull_descriptor: { label: "gbuffer cull" },
         bundle: null,
         bundle_list: [],
         bundle_key: new StaticRunsKey(),
@@ -457,4 +375,8 @@ function make_pipelines(device: GPUDevice, module: GPUShaderModule, layout: GPUP
 
 function execute_gbuffer(step: GBufferStep, resources: FrameGraphResources, execution: FrameExecution): void {
     step.execute(resources, execution);
+}
+
+function execute_cull(step: GBufferStep, _resources: FrameGraphResources, execution: FrameExecution): void {
+    step.execute_cull(execution);
 }

@@ -10,7 +10,8 @@ const NUMBERS = 4;
 /**
  * What the draws of a draw list's static (unskinned) runs depend on, as last recorded: the runs (geometry,
  * material, first instance, instance count), the GPU buffers each binds (and its index count and format), each
- * material's bind group and pipeline variant, the scene bind group and the pipeline set. `update` compares the
+ * material's bind group and pipeline variant, the scene bind group, the pipeline set and the indirect arguments
+ * buffer (when drawn indirectly: then the instances drawn are the culling's, not part of the key). `update` compares the
  * frame's against it and keeps the frame's: a render bundle recorded from the same is still right. Object data
  * (a mesh moving, a colour changing) is not part of it: the draws read it from the object buffer by instance.
  * Walks the runs, not the meshes; allocates only when the run count grows past any before.
@@ -24,6 +25,7 @@ export class StaticRunsKey {
     readonly #numbers: number[] = [];
     #group: GPUBindGroup | null = null;
     #pipelines: readonly GPURenderPipeline[] | null = null;
+    #indirect: GPUBuffer | null = null;
 
     /**
      * Whether anything the static runs' draws depend on differs from the last call's (true on the first). Looks
@@ -37,10 +39,12 @@ export class StaticRunsKey {
         variant: (material: DrawRun["material"]) => number,
         group: GPUBindGroup,
         pipelines: readonly GPURenderPipeline[],
+        indirect: GPUBuffer | null = null,
     ): boolean {
-        let changed = group !== this.#group || pipelines !== this.#pipelines;
+        let changed = group !== this.#group || pipelines !== this.#pipelines || indirect !== this.#indirect;
         this.#group = group;
         this.#pipelines = pipelines;
+        this.#indirect = indirect;
         const refs = this.#refs;
         const numbers = this.#numbers;
         let n = 0;

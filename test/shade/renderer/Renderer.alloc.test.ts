@@ -209,7 +209,7 @@ afterAll(() => observer.disconnect());
 const PATHS = process.env.SHADE_ALLOC_PATHS as FullscreenPath | undefined;
 
 function fake_renderer(scene?: Scene, fullscreen_paths: FullscreenPath | undefined = PATHS): { renderer: Renderer; stats: FakeDeviceStats } {
-    const { device, stats } = fake_gpu_device();
+    const { device, stats } = fake_gpu_device({ features: ["indirect-first-instance"] });
     const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, fullscreen_paths });
     add_extensions(renderer);
     return { renderer, stats };

@@ -1,0 +1,361 @@
+import { geometry_bounds } from "../geometry/geometry_bounds.js";
+import { CAMERA_WGSL } from "../scene/Camera.js";
+import type { GPUGeometryCache } from "./GPUGeometryCache.js";
+import { OBJECT_WGSL } from "./mesh_wgsl.js";
+import type { DrawRun } from "./MeshDrawList.js";
+
+/** u32 words per run in the run table: first, count, index count, culled (0/1), model-space sphere (x, y, z, radius as f32). */
+const RUN_WORDS = 8;
+/** Bytes of one run's indexed indirect draw arguments (index count, instance count, first index, base vertex, first instance). */
+export const INDIRECT_ARGS_BYTES = 20;
+const WORKGROUP = 64;
+const MAX_GROUPS_X = 65535;
+
+/**
+ * The visibility pass (`FrustumCulling`): one thread per object slot finds its run by binary search over the run
+ * table; an object of a culled run whose world bounding sphere reaches into the camera's frustum is appended to its
+ * run's part of `visible` (its instance count in `args` counted up atomically), every other slot maps to itself.
+ * Mesh vertex stages read `objects[visible[instance_index]]`.
+ */
+const CULL_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
+${OBJECT_WGSL}
+struct Run {
+    first: u32,
+    count: u32,
+    index_count: u32,
+    culled: u32,
+    sphere: vec4f,
+};
+struct Params {
+    object_count: u32,
+    run_count: u32,
+    // 0: every slot maps to itself (draws are direct), 1: culled runs are compacted
+    cull: u32,
+    groups_x: u32,
+};
+@group(0) @binding(0) var<uniform> camera: CameraUniforms;
+@group(0) @binding(1) var<storage, read> objects: array<ObjectData>;
+@group(0) @binding(2) var<storage, read> runs: array<Run>;
+@group(0) @binding(3) var<storage, read_write> args: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> visible: array<u32>;
+@group(0) @binding(5) var<uniform> params: Params;
+
+@compute @workgroup_size(${WORKGROUP})
+fn reset_args(@builtin(global_invocation_id) id: vec3u) {
+    let r = id.x;
+    if (r >= params.run_count) { return; }
+    let run = runs[r];
+    atomicStore(&args[r * 5u], run.index_count);
+    atomicStore(&args[r * 5u + 1u], 0u);
+    atomicStore(&args[r * 5u + 2u], 0u);
+    atomicStore(&args[r * 5u + 3u], 0u);
+    atomicStore(&args[r * 5u + 4u], run.first);
+}
+
+// outside the plane a.x * x + a.y * y + a.z * z + a.w >= 0 by more than the radius (the plane not normalised:
+// the radius is scaled by its normal's length instead)
+fn outside(plane: vec4f, c: vec3f, r: f32) -> bool {
+    return dot(plane.xyz, c) + plane.w < -r * length(plane.xyz);
+}
+
+fn in_frustum(model: mat4x4f, sphere: vec4f) -> bool {
+    let c = (model * vec4f(sphere.xyz, 1.0)).xyz;
+    // the radius by the model's largest axis scale
+    let scale = sqrt(max(max(dot(model[0].xyz, model[0].xyz), dot(model[1].xyz, model[1].xyz)), dot(model[2].xyz, model[2].xyz)));
+    let r = sphere.w * scale;
+    let m = camera.view_projection;
+    let x = vec4f(m[0].x, m[1].x, m[2].x, m[3].x);
+    let y = vec4f(m[0].y, m[1].y, m[2].y, m[3].y);
+    let z = vec4f(m[0].z, m[1].z, m[2].z, m[3].z);
+    let w = vec4f(m[0].w, m[1].w, m[2].w, m[3].w);
+    // clip space -w <= x, y <= w and 0 <= z <= w
+    return !(outside(w + x, c, r) || outside(w - x, c, r) || outside(w + y, c, r) || outside(w - y, c, r) || outside(z, c, r) || outside(w - z, c, r));
+}
+
+@compute @workgroup_size(${WORKGROUP})
+fn cull(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_index) local: u32) {
+    let i = (group.y * params.groups_x + group.x) * ${WORKGROUP}u + local;
+    if (i >= params.object_count) { return; }
+    if (params.cull == 0u) {
+        visible[i] = i;
+        return;
+    }
+    // the run holding slot i: the last whose first is <= i (runs are in slot order)
+    var lo = 0u;
+    var hi = params.run_count;
+    while (lo < hi) {
+        let mid = (lo + hi) / 2u;
+        if (runs[mid].first <= i) { lo = mid + 1u; } else { hi = mid; }
+    }
+    if (lo == 0u) {
+        visible[i] = i;
+        return;
+    }
+    let r = lo - 1u;
+    let run = runs[r];
+    if (i >= run.first + run.count || run.culled == 0u) {
+        visible[i] = i;
+        return;
+    }
+    if (!in_frustum(objects[i].model, run.sphere)) { return; }
+    let k = atomicAdd(&args[r * 5u + 1u], 1u);
+    visible[run.first + k] = i;
+}
+`;
+
+interface DeviceState {
+    readonly reset: GPUComputePipeline;
+    readonly cull: GPUComputePipeline;
+    readonly layout: GPUBindGroupLayout;
+    readonly params: GPUBuffer;
+    runs: GPUBuffer | null;
+    args: GPUBuffer | null;
+    visible: GPUBuffer | null;
+    group: GPUBindGroup | null;
+    group_camera: GPUBuffer | null;
+    group_objects: GPUBuffer | null;
+    /** The run table as last uploaded to `runs` (null: upload all of it). */
+    uploaded: Uint32Array | null;
+    readonly last_params: Uint32Array;
+}
+
+/**
+ * GPU frustum culling of a draw list's opaque runs, drawn indirectly. Each frame `update` writes the run table
+ * (each run's first slot, count, index count, whether it is culled, its geometry's bounding sphere; uploaded only
+ * when it differs), and `record` dispatches the visibility pass: per run indirect draw arguments in `args` (run
+ * `i` at byte `i * INDIRECT_ARGS_BYTES`) and the `visible` slot list the mesh vertex stages read through. Runs of
+ * skinned meshes are not culled (their vertices reach past the bind pose's sphere); they and every slot outside
+ * the opaque runs (blended meshes) map to themselves. With `enabled` false every slot maps to itself and the
+ * caller draws directly: the reference picture culling must match.
+ *
+ * Indirect draws start at their run's first slot, which needs the device's `indirect-first-instance` feature
+ * (`GraphicsEngine` asks for it where the adapter has it): on a device without it nothing is culled and every
+ * object is drawn directly (`culls(device)` says which).
+ */
+export class FrustumCulling {
+    /** Whether opaque runs are culled (and drawn indirectly). Default true. */
+    enabled = true;
+    #table = new Uint32Array(RUN_WORDS * 64);
+    #table_floats = new Float32Array(this.#table.buffer);
+    #run_count = 0;
+    readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
+    /** Bumped whenever a `visible` buffer is replaced, so bind groups that hold it know to rebuild. */
+    generation = 0;
+
+    /** Whether this device's opaque runs are culled and drawn indirectly: `enabled` and the device has `indirect-first-instance`. */
+    culls(device: GPUDevice): boolean {
+        return this.enabled && device.features.has("indirect-first-instance");
+    }
+
+    /** Runs in the table (this frame's opaque runs). */
+    get run_count(): number {
+        return this.#run_count;
+    }
+
+    /** Writes this frame's run table from the draw list's opaque runs (`geometries`: for their index counts). */
+    update(runs: readonly DrawRun[], count: number, geometries: GPUGeometryCache): void {
+        if (this.#table.length < count * RUN_WORDS) {
+            let length = this.#table.length;
+            while (length < count * RUN_WORDS) length *= 2;
+            this.#table = new Uint32Array(length);
+            this.#table_floats = new Float32Array(this.#table.buffer);
+        }
+        const t = this.#table;
+        const f = this.#table_floats;
+        for (let i = 0; i < count; i++) {
+            const run = runs[i];
+            const o = i * RUN_WORDS;
+            t[o] = run.first;
+            t[o + 1] = run.count;
+            if (run.skin !== null) {
+                t[o + 2] = 0;
+                t[o + 3] = 0;
+                f[o + 4] = f[o + 5] = f[o + 6] = f[o + 7] = 0;
+                continue;
+            }
+            const b = geometry_bounds(run.geometry);
+            t[o + 2] = geometries.get(run.geometry, null).index_count;
+            t[o + 3] = 1;
+            f[o + 4] = b.x;
+            f[o + 5] = b.y;
+            f[o + 6] = b.z;
+            f[o + 7] = b.radius;
+        }
+        this.#run_count = count;
+    }
+
+    /** The device's `visible` buffer, grown to hold `object_count` slots (made on first use). */
+    visible(device: GPUDevice, object_count: number): GPUBuffer {
+        const state = this.#state(device);
+        const bytes = Math.max(1, object_count) * 4;
+        if (state.visible === null || state.visible.size < bytes) {
+            const size = grown_size(state.visible, bytes, 1024 * 4);
+            state.visible?.destroy();
+            state.visible = device.createBuffer({ label: "mesh visible slots", size, usage: GPUBufferUsage.STORAGE });
+            state.group = null;
+            this.generation++;
+        }
+        return state.visible;
+    }
+
+    /** The device's indirect draw arguments (run `i` at `i * INDIRECT_ARGS_BYTES`), valid after `record`. */
+    args(device: GPUDevice): GPUBuffer {
+        const state = this.#state(device);
+        const bytes = Math.max(1, this.#run_count) * INDIRECT_ARGS_BYTES;
+        if (state.args === null || state.args.size < bytes) {
+            const size = grown_size(state.args, bytes, 64 * INDIRECT_ARGS_BYTES);
+            state.args?.destroy();
+            state.args = device.createBuffer({
+                label: "mesh indirect draw arguments",
+                size,
+                usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC,
+            });
+            state.group = null;
+        }
+        return state.args;
+    }
+
+    /**
+     * Records the visibility pass into `pass` for `object_count` slots of `objects`, seen by `camera` (the camera
+     * uniform buffer): after it, `args(device)` and `visible(device, object_count)` hold this frame's draws.
+     */
+    record(device: GPUDevice, pass: GPUComputePassEncoder, camera: GPUBuffer, objects: GPUBuffer, object_count: number): void {
+        const state = this.#state(device);
+        const cull = this.culls(device) && this.#run_count > 0;
+        const visible = this.visible(device, object_count);
+        const args = this.args(device);
+        const runs = this.#upload_runs(device, state);
+        if (state.group === null || state.group_camera !== camera || state.group_objects !== objects) {
+            state.group = device.createBindGroup({
+                label: "mesh culling bind group",
+                layout: state.layout,
+                entries: [
+                    { binding: 0, resource: { buffer: camera } },
+                    { binding: 1, resource: { buffer: objects } },
+                    { binding: 2, resource: { buffer: runs } },
+                    { binding: 3, resource: { buffer: args } },
+                    { binding: 4, resource: { buffer: visible } },
+                    { binding: 5, resource: { buffer: state.params } },
+                ],
+            });
+            state.group_camera = camera;
+            state.group_objects = objects;
+        }
+        const groups = Math.ceil(object_count / WORKGROUP);
+        const groups_x = Math.min(groups, MAX_GROUPS_X);
+        const p = state.last_params;
+        if (p[0] !== object_count || p[1] !== this.#run_count || p[2] !== (cull ? 1 : 0) || p[3] !== groups_x) {
+            p[0] = object_count;
+            p[1] = this.#run_count;
+            p[2] = cull ? 1 : 0;
+            p[3] = groups_x;
+            device.queue.writeBuffer(state.params, 0, p);
+        }
+        pass.setBindGroup(0, state.group);
+        if (cull) {
+            pass.setPipeline(state.reset);
+            pass.dispatchWorkgroups(Math.ceil(this.#run_count / WORKGROUP));
+        }
+        if (groups > 0) {
+            pass.setPipeline(state.cull);
+            pass.dispatchWorkgroups(groups_x, Math.ceil(groups / groups_x));
+        }
+    }
+
+    /**
+     * Reads the instance count of each run's indirect draw back (what the last submitted visibility pass let
+     * through): for tests and inspectors, not for frames (it waits for the GPU).
+     */
+    async read_instance_counts(device: GPUDevice): Promise<Uint32Array> {
+        const state = this.#state(device);
+        const count = this.#run_count;
+        const out = new Uint32Array(count);
+        if (state.args === null || count === 0) return out;
+        const bytes = count * INDIRECT_ARGS_BYTES;
+        const staging = device.createBuffer({ label: "mesh indirect arguments read-back", size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+        const encoder = device.createCommandEncoder({ label: "mesh indirect arguments read-back" });
+        encoder.copyBufferToBuffer(state.args, 0, staging, 0, bytes);
+        device.queue.submit([encoder.finish()]);
+        await staging.mapAsync(GPUMapMode.READ);
+        const words = new Uint32Array(staging.getMappedRange());
+        for (let i = 0; i < count; i++) out[i] = words[i * 5 + 1];
+        staging.unmap();
+        staging.destroy();
+        return out;
+    }
+
+    // the run table's GPU copy, written where it differs from what was uploaded (all of it on a new buffer)
+    #upload_runs(device: GPUDevice, state: DeviceState): GPUBuffer {
+        const words = this.#run_count * RUN_WORDS;
+        const bytes = Math.max(1, this.#run_count) * RUN_WORDS * 4;
+        if (state.runs === null || state.runs.size < bytes) {
+            const size = grown_size(state.runs, bytes, 64 * RUN_WORDS * 4);
+            state.runs?.destroy();
+            state.runs = device.createBuffer({ label: "mesh culling runs", size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+            state.uploaded = new Uint32Array(size / 4);
+            state.group = null;
+            device.queue.writeBuffer(state.runs, 0, this.#table, 0, words);
+            state.uploaded.set(this.#table.subarray(0, words));
+            return state.runs;
+        }
+        const t = this.#table;
+        const u = state.uploaded!;
+        let begin = -1;
+        let end = 0;
+        for (let i = 0; i < words; i++) {
+            if (t[i] !== u[i]) {
+                if (begin < 0) begin = i;
+                end = i + 1;
+                u[i] = t[i];
+            }
+        }
+        if (begin >= 0) device.queue.writeBuffer(state.runs, begin * 4, t, begin, end - begin);
+        return state.runs;
+    }
+
+    #state(device: GPUDevice): DeviceState {
+        let state = this.#per_device.get(device);
+        if (state === undefined) {
+            state = build_state(device);
+            this.#per_device.set(device, state);
+        }
+        return state;
+    }
+}
+
+function grown_size(buffer: GPUBuffer | null, bytes: number, initial: number): number {
+    let size = buffer === null ? initial : buffer.size;
+    while (size < bytes) size *= 2;
+    return size;
+}
+
+function build_state(device: GPUDevice): DeviceState {
+    const module = device.createShaderModule({ label: "mesh culling shader", code: CULL_WGSL });
+    const layout = device.createBindGroupLayout({
+        label: "mesh culling bind group layout",
+        entries: [
+            { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
+            { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
+            { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
+            { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: "storage" } },
+            { binding: 4, visibility: GPUShaderStage.COMPUTE, buffer: { type: "storage" } },
+            { binding: 5, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
+        ],
+    });
+    const pipeline_layout = device.createPipelineLayout({ label: "mesh culling pipeline layout", bindGroupLayouts: [layout] });
+    return {
+        reset: device.createComputePipeline({ label: "mesh culling: reset arguments", layout: pipeline_layout, compute: { module, entryPoint: "reset_args" } }),
+        cull: device.createComputePipeline({ label: "mesh culling: cull", layout: pipeline_layout, compute: { module, entryPoint: "cull" } }),
+        layout,
+        params: device.createBuffer({ label: "mesh culling parameters", size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+        runs: null,
+        args: null,
+        visible: null,
+        group: null,
+        group_camera: null,
+        group_objects: null,
+        uploaded: null,
+        last_params: new Uint32Array([0xffffffff, 0, 0, 0]),
+    };
+}

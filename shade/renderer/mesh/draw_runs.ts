@@ -1,0 +1,141 @@
+import type { GPUGeometryCache, GPUGeometry } from "./GPUGeometryCache.js";
+import type { MaterialBindings } from "./MaterialBindings.js";
+import { material_variant } from "./material_variant.js";
+import type { DrawRun } from "./MeshDrawList.js";
+import { INDIRECT_ARGS_BYTES } from "./FrustumCulling.js";
+
+/**
+ * Which vertex buffers a pass's pipeline reads beyond positions, normals and uvs (0-2): `surface` tangents and
+ * uv1 at 3 and 4 (`SURFACE_VERTEX_BUFFERS`; with `pipelines`, only for the variants that read them), `previous`
+ * last frame's positions at 3 (the velocity product's), `plain` none.
+ */
+export type RunVertexBuffers = "plain" | "surface" | "previous";
+
+/** Which runs `draw_runs` draws: all, only those of unskinned meshes (`static`), or only skinned meshes' runs. */
+export type RunFilter = "all" | "static" | "skinned";
+
+/**
+ * Draws runs (from `start` to `count`): binds materials and geometry only when they change. With `pipelines` (by
+ * `material_variant`) it sets the pipeline whenever the variant changes; without, the caller has set one. With
+ * `indirect` (`FrustumCulling.args`: run `i`'s arguments at `i * INDIRECT_ARGS_BYTES`), runs of unskinned meshes
+ * are drawn indirectly, with the instances the culling let through. Records into a pass or a render bundle.
+ */
+export function draw_runs(
+    pass: GPURenderPassEncoder | GPURenderBundleEncoder,
+    state: { geometries: GPUGeometryCache; materials: MaterialBindings },
+    runs: readonly DrawRun[],
+    count: number,
+    buffers: RunVertexBuffers,
+    pipelines: readonly GPURenderPipeline[] | null = null,
+    filter: RunFilter = "all",
+    start = 0,
+    indirect: GPUBuffer | null = null,
+): void {
+    let bound_geometry: GPUGeometry | null = null;
+    let bound_source: unknown = null;
+    let bound_material: unknown = null;
+    let bound_group: GPUBindGroup | null = null;
+    let bound_pipeline: GPURenderPipeline | null = null;
+    // what each vertex buffer slot and the index holds: skinned meshes of one geometry share uvs, tangents and
+    // indices and differ only in their positions' offsets, so most of a run of them binds two buffers
+    let slot_uv: GPUBuffer | null = null;
+    let slot_3: GPUBuffer | null = null;
+    let slot_3_offset = -1;
+    let slot_4: GPUBuffer | null = null;
+    let bound_index: GPUBuffer | null = null;
+    // with per-variant pipelines, whether this run's pipeline reads tangents and uv1
+    let extras = buffers === "surface";
+    for (let i = start; i < count; i++) {
+        const run = runs[i];
+        if (filter !== "all" && (run.skin === null) !== (filter === "static")) continue;
+        let rebind_extras = false;
+        if (run.material !== bound_material) {
+            if (pipelines !== null) {
+                const variant = material_variant(run.material);
+                const pipeline = pipelines[variant];
+                if (pipeline !== bound_pipeline) {
+                    pass.setPipeline(pipeline);
+                    bound_pipeline = pipeline;
+                }
+                const wanted = buffers === "surface" && (variant & 4) !== 0;
+                rebind_extras = wanted && !extras;
+                extras = wanted;
+            }
+            // untextured materials share one group: switching between them binds nothing
+            const group = state.materials.group(run.material);
+            if (group !== bound_group) {
+                pass.setBindGroup(1, group);
+                bound_group = group;
+            }
+            bound_material = run.material;
+        }
+        // runs are sorted by material then geometry: many in a row share a geometry, looked up once; a skinned
+        // mesh is a run of its own, drawn with its skin's buffers
+        const source = run.skin ?? run.geometry;
+        if (source !== bound_source) {
+            bound_source = source;
+            const geometry = state.geometries.get(run.geometry, run.skin);
+            if (geometry !== bound_geometry) {
+                pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
+                pass.setVertexBuffer(1, geometry.normal, geometry.normal_offset);
+                if (geometry.uv !== slot_uv) {
+                    pass.setVertexBuffer(2, geometry.uv);
+                    slot_uv = geometry.uv;
+                }
+                if (buffers === "previous") {
+                    if (geometry.previous_position !== slot_3 || geometry.previous_offset !== slot_3_offset) {
+                        pass.setVertexBuffer(3, geometry.previous_position, geometry.previous_offset);
+                        slot_3 = geometry.previous_position;
+                        slot_3_offset = geometry.previous_offset;
+                    }
+                }
+                if (geometry.index !== bound_index) {
+                    pass.setIndexBuffer(geometry.index, geometry.index_format);
+                    bound_index = geometry.index;
+                }
+                bound_geometry = geometry;
+                rebind_extras = extras;
+            }
+        }
+        if (rebind_extras) {
+            const geometry = bound_geometry!;
+            if (geometry.tangent !== slot_3) {
+                pass.setVertexBuffer(3, geometry.tangent);
+                slot_3 = geometry.tangent;
+                slot_3_offset = 0;
+            }
+            if (geometry.uv1 !== slot_4) {
+                pass.setVertexBuffer(4, geometry.uv1);
+                slot_4 = geometry.uv1;
+            }
+        }
+        if (indirect !== null && run.skin === null) pass.drawIndexedIndirect(indirect, i * INDIRECT_ARGS_BYTES);
+        else pass.drawIndexed(bound_geometry!.index_count, run.count, 0, 0, run.first);
+    }
+}
+
+/** Vertex buffer layouts of mesh pipelines: positions, normals, uvs in separate buffers. */
+export const MESH_VERTEX_BUFFERS: GPUVertexBufferLayout[] = [
+    { arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: "float32x3" }] },
+    { arrayStride: 12, attributes: [{ shaderLocation: 1, offset: 0, format: "float32x3" }] },
+    { arrayStride: 8, attributes: [{ shaderLocation: 2, offset: 0, format: "float32x2" }] },
+];
+
+/** `MESH_VERTEX_BUFFERS` and last frame's positions at buffer 3, location 3 (the velocity product's mesh pipeline). */
+export const MESH_VERTEX_BUFFERS_WITH_PREVIOUS: GPUVertexBufferLayout[] = [
+    ...MESH_VERTEX_BUFFERS,
+    { arrayStride: 12, attributes: [{ shaderLocation: 3, offset: 0, format: "float32x3" }] },
+];
+
+/** Layout of group 0 of mesh pipelines: camera uniform, objects storage, the visible slots (`FrustumCulling`). */
+export function make_scene_layout(device: GPUDevice): GPUBindGroupLayout {
+    return device.createBindGroupLayout({
+        label: "mesh scene bind group layout",
+        entries: [
+            { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } },
+            { binding: 1, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "read-only-storage" } },
+            { binding: 2, visibility: GPUShaderStage.VERTEX, buffer: { type: "read-only-storage" } },
+        ],
+    });
+}
+
