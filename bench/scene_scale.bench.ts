@@ -3,7 +3,7 @@
 //   npm run bench -- scene_scale                     (SwiftShader here: CPU figures and ratios only)
 //   BENCH_SIZE=1920x1080 node scene_scale.mjs         (on a real GPU)
 //   knobs: BENCH_FROZEN=0 (no mesh frozen: every mesh compared every frame, as before frozen meshes),
-//   BENCH_SIZES=10000,100000, BENCH_FRAMES=60, BENCH_GBUFFER_BUNDLES=0, BENCH_DEVICE=fake (the tests' FAKE device:
+//   BENCH_SIZES=10000,100000, BENCH_FRAMES=60, BENCH_GBUFFER_BUNDLES=0, BENCH_CULLING=0 (no GPU frustum culling), BENCH_DEVICE=fake (the tests' FAKE device:
 //   our code's CPU alone, without Dawn's encoding and SwiftShader's threads; no GPU figures).
 // The still meshes are frozen (`Mesh.frozen`), the moving 1% are not. CPU = `render_frame` minus `queue.submit`
 // (on SwiftShader submit runs GPU work on the calling thread), after 10 warm frames; the moves (1,000 position
@@ -27,6 +27,7 @@ const [width, height] = (process.env.BENCH_SIZE ?? "256x256").split("x").map(Num
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 60);
 const FROZEN = process.env.BENCH_FROZEN !== "0";
 const BUNDLES = process.env.BENCH_GBUFFER_BUNDLES !== "0";
+const CULLING = process.env.BENCH_CULLING !== "0";
 const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
 const GEOMETRIES = 500;
 const MATERIALS = 1000;
@@ -84,7 +85,7 @@ const submits_timer = new SubmitTimer();
 
 async function measure(device: GPUDevice, count: number, shapes: Geometry[], materials: StandardMaterial[]) {
     const { scene, moving } = world(count, shapes, materials);
-    const renderer = new Renderer({ device, target: new TextureRenderTarget(width, height), scene, gbuffer_bundles: BUNDLES });
+    const renderer = new Renderer({ device, target: new TextureRenderTarget(width, height), scene, gbuffer_bundles: BUNDLES, gbuffer_culling: CULLING });
     const camera = renderer.view.camera;
     camera.position.set([0, 30, 30]);
     camera.target.set([0, 0, -30]);
@@ -135,14 +136,14 @@ async function open_device(): Promise<{ device: GPUDevice; info: { vendor: strin
     (globalThis as { __bench_gpu?: GPU }).__bench_gpu = gpu;
     const adapter = await gpu.requestAdapter();
     if (adapter === null) throw new Error("no WebGPU adapter");
-    const features: GPUFeatureName[] = adapter.features.has("timestamp-query") ? ["timestamp-query"] : [];
+    const features = (["timestamp-query", "indirect-first-instance"] as const).filter((f) => adapter.features.has(f));
     const device = await adapter.requestDevice({ requiredFeatures: features });
     submits_timer.wrap(device);
     return { device, info: adapter.info };
 }
 
 const { device, info } = await open_device();
-console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; ${GEOMETRIES} geometries, ${MATERIALS} materials, 1% moving; frozen ${FROZEN}; gbuffer_bundles ${BUNDLES}; timestamps not quantized`);
+console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; ${GEOMETRIES} geometries, ${MATERIALS} materials, 1% moving; frozen ${FROZEN}; gbuffer_bundles ${BUNDLES}; culling ${CULLING && device.features.has("indirect-first-instance")}; timestamps not quantized`);
 const shapes = geometries();
 const rand = random(7);
 const materials = Array.from({ length: MATERIALS }, (_, i) => new StandardMaterial({ base_color: [0.2 + rand() * 0.7, 0.2 + rand() * 0.7, 0.2 + rand() * 0.7, 1], roughness: 0.2 + rand() * 0.7, label: `material ${i}` }));

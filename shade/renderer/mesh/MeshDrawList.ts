@@ -117,6 +117,11 @@ export class MeshDrawList {
         return this.#still_runs;
     }
 
+    /** Leading opaque runs that hold the frozen meshes (whether or not one moved this frame). */
+    get frozen_runs(): number {
+        return this.#frozen_runs;
+    }
+
     /** How many times the frozen meshes were read (not kept as they were); for tests and inspectors. */
     get frozen_writes(): number {
         return this.#frozen_writes;

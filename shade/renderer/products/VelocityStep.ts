@@ -9,6 +9,8 @@ import { MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
 import type { Camera } from "../scene/Camera.js";
 import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS_WITH_PREVIOUS, type GBufferStep } from "../steps/GBufferStep.js";
 import { Velocity, VELOCITY_FORMAT } from "./Velocity.js";
+import { RunBundle } from "../steps/RunBundle.js";
+import type { MeshDrawList } from "../mesh/MeshDrawList.js";
 
 const VELOCITY_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 /** Float offset of `jitter.xy` in the camera's uniform block (CAMERA_WGSL). */
@@ -84,6 +86,12 @@ fn fs_static(@builtin(position) frag: vec4f) -> @location(0) vec4f {
 
 interface DeviceState {
     readonly mesh_pipeline: GPURenderPipeline;
+    /** `[mesh_pipeline]` (what `StaticRunsKey` compares). */
+    readonly mesh_pipelines: readonly GPURenderPipeline[];
+    /** The static runs' motion draws past the frozen part, replayed while their key holds (`GBufferStep.bundles`). */
+    readonly bundle: RunBundle;
+    /** The frozen part's, replayed in frames where one of its meshes moved. */
+    readonly frozen_bundle: RunBundle;
     readonly static_pipeline: GPURenderPipeline;
     readonly static_layout: GPUBindGroupLayout;
     readonly params: GPUBuffer;
@@ -109,6 +117,8 @@ export class VelocityStep {
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "velocity", colorAttachments: this.#colors };
     readonly #keys: unknown[] = [null, null];
+    // what the bundle's recording reads (one object, filled before each `execute`)
+    readonly #recording: VelocityRecording = { list: null, gbuffer_state: null, state: null, group: null, indirect: null, start: 0, count: 0 };
     static readonly #still: GPUColorDict = { r: 0, g: 0, b: 0, a: 0 };
 
     /** Call after the G-buffer step recorded, at AfterGBuffer. */
@@ -154,11 +164,43 @@ export class VelocityStep {
         const list = gbuffer.draw_list;
         // runs of meshes known still (frozen, none moved) have the camera's motion alone: the full-screen draw's
         if (list.opaque_run_count > list.still_runs) {
-            pass.setPipeline(state.mesh_pipeline);
-            pass.setBindGroup(0, gbuffer_state.scene_group!);
-            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", null, "all", list.still_runs, gbuffer.indirect(device));
+            const indirect = gbuffer.indirect(device);
+            const group = gbuffer_state.scene_group!;
+            if (gbuffer.bundles) {
+                // the static runs replayed from bundles, as the G-buffer's: the frozen part's (only in frames where
+                // one of them moved) and the rest's, apart, so that neither is recorded again when the other comes
+                // and goes
+                const r = this.#recording;
+                r.list = list;
+                r.gbuffer_state = gbuffer_state;
+                r.state = state;
+                r.group = group;
+                r.indirect = indirect;
+                const frozen = list.frozen_runs;
+                if (list.still_runs === 0 && frozen > 0) this.#replay(device, pass, state.frozen_bundle, 0, frozen);
+                this.#replay(device, pass, state.bundle, frozen, list.opaque_run_count);
+                if (state.bundle.key.skinned_count > 0) {
+                    pass.setPipeline(state.mesh_pipeline);
+                    pass.setBindGroup(0, group);
+                    pass.setBindGroup(2, state.params_group);
+                    draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", null, "skinned", list.still_runs);
+                }
+            } else {
+                pass.setPipeline(state.mesh_pipeline);
+                pass.setBindGroup(0, group);
+                draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", null, "all", list.still_runs, indirect);
+            }
         }
         pass.end();
+    }
+
+    // the static runs from `start` to `count` from `bundle` (recorded again when their key moved)
+    #replay(device: GPUDevice, pass: GPURenderPassEncoder, bundle: RunBundle, start: number, count: number): void {
+        const r = this.#recording;
+        r.start = start;
+        r.count = count;
+        const changed = bundle.key.update(r.gbuffer_state!, r.list!.opaque_runs, count, one_variant, r.group!, r.state!.mesh_pipelines, r.indirect, start);
+        bundle.execute(device, pass, changed, BUNDLE_ENCODER, r, record_static_runs);
     }
 
     #state_for(device: GPUDevice): DeviceState {
@@ -170,6 +212,40 @@ export class VelocityStep {
         }
         return state;
     }
+}
+
+/** What `record_static_runs` draws: the static runs from `still_runs` on, with their motion. */
+interface VelocityRecording {
+    list: MeshDrawList | null;
+    gbuffer_state: ReturnType<GBufferStep["device_state"]> | null;
+    state: DeviceState | null;
+    group: GPUBindGroup | null;
+    indirect: GPUBuffer | null;
+    start: number;
+    count: number;
+}
+
+const BUNDLE_ENCODER: GPURenderBundleEncoderDescriptor = {
+    label: "velocity static draws",
+    colorFormats: [VELOCITY_FORMAT],
+    depthStencilFormat: GBUFFER_FORMATS.depth,
+    // the pass reads the G-buffer's depth: a read-only attachment
+    depthReadOnly: true,
+    stencilReadOnly: true,
+};
+
+// one pipeline draws every run's motion: the variant does not matter
+function one_variant(): number {
+    return 0;
+}
+
+function record_static_runs(r: VelocityRecording, encoder: GPURenderBundleEncoder): void {
+    const state = r.state!;
+    const list = r.list!;
+    encoder.setPipeline(state.mesh_pipeline);
+    encoder.setBindGroup(0, r.group!);
+    encoder.setBindGroup(2, state.params_group);
+    draw_runs(encoder, r.gbuffer_state!, list.opaque_runs, r.count, "previous", null, "static", r.start, r.indirect);
 }
 
 function execute_velocity(step: VelocityStep, resources: FrameGraphResources, execution: FrameExecution): void {
@@ -233,6 +309,9 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
     });
     return {
         mesh_pipeline,
+        mesh_pipelines: [mesh_pipeline],
+        bundle: new RunBundle("velocity static draws"),
+        frozen_bundle: new RunBundle("velocity frozen draws"),
         static_pipeline,
         static_layout,
         params,

@@ -14,7 +14,7 @@ import { SURFACE_VERTEX_BUFFERS, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
 import { material_variant } from "../mesh/material_variant.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import type { Scene } from "../scene/Scene.js";
-import { StaticRunsKey } from "./StaticRunsKey.js";
+import { RunBundle } from "./RunBundle.js";
 
 /** Formats of the G-buffer targets and depth. Two are integer formats: nothing may blend into them. */
 export const GBUFFER_FORMATS = {
@@ -73,11 +73,8 @@ interface DeviceState {
     objects: GPUBuffer | null;
     /** The visibility pass's descriptor (its timestamp writes set per frame). */
     readonly cull_descriptor: GPUComputePassDescriptor;
-    /** The opaque static runs' draws, recorded once and replayed while `bundle_key` holds (`GBufferStep.bundles`). */
-    bundle: GPURenderBundle | null;
-    /** `[bundle]`, for `executeBundles` without an array per frame. */
-    readonly bundle_list: GPURenderBundle[];
-    readonly bundle_key: StaticRunsKey;
+    /** The opaque static runs' draws, recorded once and replayed while its key holds (`GBufferStep.bundles`). */
+    readonly bundle: RunBundle;
 }
 
 const GBUFFER_COLOR_FORMATS: GPUTextureFormat[] = [
@@ -94,7 +91,6 @@ const BUNDLE_ENCODER: GPURenderBundleEncoderDescriptor = {
 };
 // over a depth prepass the pass's depth is read-only: so must a bundle executed in it be
 const BUNDLE_ENCODER_OVER_PREPASS: GPURenderBundleEncoderDescriptor = { ...BUNDLE_ENCODER, label: "gbuffer static draws (over the depth prepass)", depthReadOnly: true };
-const BUNDLE: GPURenderBundleDescriptor = { label: "gbuffer static draws" };
 
 /**
  * The G-buffer step: draws the scene's opaque meshes into the four targets and depth at the internal
@@ -120,6 +116,8 @@ export class GBufferStep {
      * pass that draws the list writes each run's indirect draw; `culling.enabled = false` draws every object.
      */
     readonly culling = new FrustumCulling();
+    // what the bundle's recording reads (one object, filled before each `execute`)
+    readonly #recording: StaticRecording = { list: this.draw_list, state: null, group: null, pipelines: null, indirect: null };
 
     #albedo = -1;
     #normal = -1;
@@ -287,21 +285,19 @@ export class GBufferStep {
     // the static runs from the bundle (recorded again when its key moved), then the skinned runs directly
     #draw_bundled(device: GPUDevice, pass: GPURenderPassEncoder, state: DeviceState, group: GPUBindGroup, pipelines: readonly GPURenderPipeline[]): void {
         const list = this.draw_list;
-        const key = state.bundle_key;
+        const bundle = state.bundle;
         const indirect = this.indirect(device);
-        const changed = key.update(state, list.opaque_runs, list.opaque_run_count, material_variant, group, pipelines, indirect);
-        if (key.static_count > 0) {
-            if (changed || state.bundle === null) {
-                const encoder = device.createRenderBundleEncoder(this.#over_prepass ? BUNDLE_ENCODER_OVER_PREPASS : BUNDLE_ENCODER);
-                encoder.setBindGroup(0, group);
-                draw_runs(encoder, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "static", 0, indirect);
-                state.bundle = encoder.finish(BUNDLE);
-                state.bundle_list[0] = state.bundle;
-                this.#bundle_records++;
-            }
-            pass.executeBundles(state.bundle_list);
-        }
-        if (key.skinned_count > 0) {
+        const changed = bundle.key.update(state, list.opaque_runs, list.opaque_run_count, material_variant, group, pipelines, indirect);
+        const r = this.#recording;
+        r.list = list;
+        r.state = state;
+        r.group = group;
+        r.pipelines = pipelines;
+        r.indirect = indirect;
+        const records = bundle.records;
+        bundle.execute(device, pass, changed, this.#over_prepass ? BUNDLE_ENCODER_OVER_PREPASS : BUNDLE_ENCODER, r, record_static_runs);
+        this.#bundle_records += bundle.records - records;
+        if (bundle.key.skinned_count > 0) {
             // (after a bundle the pass has nothing bound)
             pass.setBindGroup(0, group);
             draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "skinned");
@@ -332,9 +328,7 @@ function build_state(device: GPUDevice): DeviceState {
         scene_group_visible: -1,
         objects: null,
         cull_descriptor: { label: "gbuffer cull" },
-        bundle: null,
-        bundle_list: [],
-        bundle_key: new StaticRunsKey(),
+        bundle: new RunBundle("gbuffer static draws"),
     };
 }
 
@@ -375,6 +369,20 @@ function make_pipelines(device: GPUDevice, module: GPUShaderModule, layout: GPUP
 
 function execute_gbuffer(step: GBufferStep, resources: FrameGraphResources, execution: FrameExecution): void {
     step.execute(resources, execution);
+}
+
+/** What `record_static_runs` draws: the list's static runs with the scene group, pipelines and indirect arguments. */
+interface StaticRecording {
+    list: MeshDrawList;
+    state: DeviceState | null;
+    group: GPUBindGroup | null;
+    pipelines: readonly GPURenderPipeline[] | null;
+    indirect: GPUBuffer | null;
+}
+
+function record_static_runs(r: StaticRecording, encoder: GPURenderBundleEncoder): void {
+    encoder.setBindGroup(0, r.group!);
+    draw_runs(encoder, r.state!, r.list.opaque_runs, r.list.opaque_run_count, "surface", r.pipelines, "static", 0, r.indirect);
 }
 
 function execute_cull(step: GBufferStep, _resources: FrameGraphResources, execution: FrameExecution): void {

@@ -3,9 +3,10 @@ import type { MaterialBindings } from "../mesh/MaterialBindings.js";
 import type { DrawRun } from "../mesh/MeshDrawList.js";
 
 // per static run: the GPU geometry entry (a new entry whenever the cache makes new buffers), the material, its
-// bind group; and first, count, index count, pipeline variant x 2 + index format
+// bind group; and first, count, index count, pipeline variant x 2 + index format, its index in the list (where an
+// indirect draw reads its arguments)
 const REFS = 3;
-const NUMBERS = 4;
+const NUMBERS = 5;
 
 /**
  * What the draws of a draw list's static (unskinned) runs depend on, as last recorded: the runs (geometry,
@@ -28,7 +29,8 @@ export class StaticRunsKey {
     #indirect: GPUBuffer | null = null;
 
     /**
-     * Whether anything the static runs' draws depend on differs from the last call's (true on the first). Looks
+     * Whether anything the static runs' draws (of runs `start` to `count`) depend on differs from the last call's
+     * (true on the first). Looks
      * the geometries and material bind groups up (uploading a geometry whose version moved, rebuilding a group
      * whose texture slot changed), as drawing them does.
      */
@@ -40,6 +42,7 @@ export class StaticRunsKey {
         group: GPUBindGroup,
         pipelines: readonly GPURenderPipeline[],
         indirect: GPUBuffer | null = null,
+        start = 0,
     ): boolean {
         let changed = group !== this.#group || pipelines !== this.#pipelines || indirect !== this.#indirect;
         this.#group = group;
@@ -49,7 +52,7 @@ export class StaticRunsKey {
         const numbers = this.#numbers;
         let n = 0;
         let skinned = 0;
-        for (let i = 0; i < count; i++) {
+        for (let i = start; i < count; i++) {
             const run = runs[i];
             if (run.skin !== null) {
                 skinned++;
@@ -63,7 +66,7 @@ export class StaticRunsKey {
             if (refs.length <= r) {
                 // a run count never seen before: grows once
                 refs.push(null, null, null);
-                numbers.push(-1, -1, -1, -1);
+                numbers.push(-1, -1, -1, -1, -1);
             }
             const index_count = geometry.index_count;
             const variant_format = variant(material) * 2 + (geometry.index_format === "uint32" ? 1 : 0);
@@ -74,7 +77,8 @@ export class StaticRunsKey {
                 numbers[k] !== run.first ||
                 numbers[k + 1] !== run.count ||
                 numbers[k + 2] !== index_count ||
-                numbers[k + 3] !== variant_format
+                numbers[k + 3] !== variant_format ||
+                numbers[k + 4] !== i
             ) {
                 changed = true;
                 refs[r] = geometry;
@@ -84,6 +88,7 @@ export class StaticRunsKey {
                 numbers[k + 1] = run.count;
                 numbers[k + 2] = index_count;
                 numbers[k + 3] = variant_format;
+                numbers[k + 4] = i;
             }
             n++;
         }

@@ -315,6 +315,55 @@ describe("Velocity frame product on Dawn", () => {
         });
     });
 
+    it("the motion draws replayed from bundles follow the runs: a mesh of a new geometry joins and reads its motion, a frozen one moved again after a pause too", async () => {
+        await with_gpu_device(async (device) => {
+            const { scene: s, box } = scene();
+            const backdrop = s.meshes[0];
+            backdrop.frozen = true;
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false });
+            expect(renderer.gbuffer_bundles).toBe(true);
+            renderer.view.camera.position.set([0, 0, 5]);
+            const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
+            const at = async (uv: [number, number]): Promise<[number, number]> => {
+                const v = await read_texture(device, probe.texture!);
+                const i = Math.floor(uv[1] * SIZE) * SIZE + Math.floor(uv[0] * SIZE);
+                return [v.data[i * 2], v.data[i * 2 + 1]];
+            };
+            // the box moves every frame: the bundle of its run is recorded and replayed
+            for (let i = 0; i < 3; i++) {
+                box.position[0] = -0.4 + 0.05 * i;
+                renderer.render_frame();
+            }
+            // a long slab of a new geometry joins (a new run), then moves up; read near its right end, past where a
+            // unit box would reach (what a stale draw of the old runs would draw in its slot)
+            const slab = s.add(new Mesh(make_box_geometry(2, 0.3, 0.3), new StandardMaterial({ base_color: [0.2, 0.2, 0.9, 1] })));
+            slab.position.set([0.6, 0.9, 0]);
+            box.position[0] = -0.25;
+            renderer.render_frame();
+            const from = uv_of(renderer, 1.45, 0.9, 0.15);
+            slab.position[1] = 1.1;
+            box.position[0] = -0.2;
+            renderer.render_frame();
+            const to = uv_of(renderer, 1.45, 1.1, 0.15);
+            const slab_motion = await at(to);
+            expect(Math.abs(slab_motion[1] - (to[1] - from[1])), `the new slab's motion ${slab_motion[1]} against ${to[1] - from[1]}`).toBeLessThan(2e-3);
+            expect(Math.abs(slab_motion[1])).toBeGreaterThan(0.02);
+            // the frozen backdrop moved twice, with still frames between: its motion each time
+            for (const dx of [0.3, 0.3]) {
+                renderer.render_frame();
+                renderer.render_frame();
+                const before = uv_of(renderer, -1, -1.5, -1.9);
+                backdrop.position[0] += dx;
+                backdrop.changed();
+                renderer.render_frame();
+                const after = uv_of(renderer, -1 + dx, -1.5, -1.9);
+                const moved = await at(after);
+                expect(Math.abs(moved[0] - (after[0] - before[0])), `backdrop motion ${moved[0]} against ${after[0] - before[0]}`).toBeLessThan(2e-3);
+            }
+            renderer.destroy();
+        });
+    });
+
     it("a surface an AfterGBuffer extension draws into the depth reprojects as a still one (velocity made after it)", async () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
