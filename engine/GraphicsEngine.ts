@@ -32,6 +32,11 @@ export interface GraphicsEngineOptions {
     readonly gpu_timing?: boolean;
     /** How full-screen steps run (`RendererOptions.fullscreen_paths`): "raster", "compute" or "auto" (default). */
     readonly fullscreen_paths?: FullscreenPath;
+    /**
+     * GPU frustum culling of the G-buffer's meshes (`RendererOptions.gbuffer_culling`), on every renderer this engine
+     * makes. Default true; it needs `indirect-first-instance`, asked for where the adapter has it.
+     */
+    readonly gbuffer_culling?: boolean;
 }
 
 /** Where the engine is in its life. */
@@ -313,6 +318,7 @@ export class GraphicsEngine {
                 resolution_scale: this.#resolution_scale,
                 gpu_timing: timing,
                 fullscreen_paths: this.#options.fullscreen_paths,
+                gbuffer_culling: this.#options.gbuffer_culling,
                 // one bad extension never takes the frame down: reported once, suspended, the rest drawn
                 on_error: (error) => this.#report(error),
             });
