@@ -245,6 +245,25 @@ describe("GraphicsEngine lifecycle", () => {
         expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^GPU device lost \(destroyed\)/)]);
     });
 
+    it("asks for indirect-first-instance and culls the G-buffer on the GPU; gbuffer_culling: false holds across a restart", async () => {
+        const { engine } = make_engine();
+        engine.scene = red_box_scene();
+        place_camera(engine);
+        await engine.start();
+        expect(engine.device!.features.has("indirect-first-instance")).toBe(true);
+        expect(engine.renderer!.gbuffer_culling.culls(engine.device!)).toBe(true);
+        engine.render();
+        expect(Array.from(await engine.renderer!.gbuffer_culling.read_instance_counts(engine.device!)), "the box drawn through culling").toEqual([1]);
+
+        const off = new GraphicsEngine({ gpu: get_gpu(), target: new TextureRenderTarget(32, 32), gbuffer_culling: false });
+        engines.push(off);
+        await off.start();
+        expect(off.renderer!.gbuffer_culling.culls(off.device!)).toBe(false);
+        await off.stop();
+        await off.start();
+        expect(off.renderer!.gbuffer_culling.culls(off.device!), "after stop -> start").toBe(false);
+    });
+
     it("on a lost device the dead renderer is destroyed and engine.renderer is null while recovering", async () => {
         const { engine } = make_engine();
         await engine.start();
