@@ -4,7 +4,7 @@
 //   BENCH_SIZE=1920x1080 node scene_meshes.mjs (on a real GPU)
 //   knobs: BENCH_ONLY=10000 (one size), BENCH_LIGHTS=256, BENCH_FULLSCREEN=raster|compute|auto (the Renderer's
 //   fullscreen_paths), BENCH_GBUFFER_BUNDLES=0 (the G-buffer draws its runs directly instead of replaying its
-//   render bundle), BENCH_CULLING=0 (no GPU frustum culling), BENCH_MATERIALS=10000 (materials in the city, default 8: one draw run per mesh at 10000).
+//   render bundle), BENCH_CULLING=0 (no GPU frustum culling), BENCH_FUSE=0 (the TAA sharpen and the tonemap as two passes), BENCH_MATERIALS=10000 (materials in the city, default 8: one draw run per mesh at 10000).
 //   Dawn's timestamp quantization is off, so the GPU ms per step are not rounded.
 import { create, globals } from "webgpu";
 import { make_box_geometry } from "../shade/renderer/geometry/primitives/make_box_geometry.js";
@@ -26,6 +26,7 @@ const FRAMES = Number(process.env.BENCH_FRAMES ?? 60);
 const FULLSCREEN = (process.env.BENCH_FULLSCREEN ?? "auto") as FullscreenPath;
 const BUNDLES = process.env.BENCH_GBUFFER_BUNDLES !== "0";
 const CULLING = process.env.BENCH_CULLING !== "0";
+const FUSE = process.env.BENCH_FUSE !== "0";
 const MATERIALS = Number(process.env.BENCH_MATERIALS ?? 8);
 
 function city(count: number): Scene {
@@ -53,6 +54,7 @@ const submits_timer = new SubmitTimer();
 
 async function measure(device: GPUDevice, count: number) {
     const renderer = new Renderer({ device, target: new TextureRenderTarget(width, height), scene: city(count), fullscreen_paths: FULLSCREEN, gbuffer_bundles: BUNDLES, gbuffer_culling: CULLING });
+    renderer.fuse_fullscreen_steps = FUSE;
     const camera = renderer.view.camera;
     camera.position.set([0, 25, 30]);
     camera.target.set([0, 0, -20]);
@@ -106,7 +108,7 @@ const features = (["timestamp-query", "indirect-first-instance"] as const).filte
 const device = await adapter.requestDevice({ requiredFeatures: features });
 submits_timer.wrap(device);
 const info = adapter.info;
-console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; fullscreen_paths ${FULLSCREEN}; gbuffer_bundles ${BUNDLES}; culling ${CULLING && device.features.has("indirect-first-instance")}; ${MATERIALS} materials; timestamps not quantized`);
+console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; fullscreen_paths ${FULLSCREEN}; gbuffer_bundles ${BUNDLES}; culling ${CULLING && device.features.has("indirect-first-instance")}; fuse ${FUSE}; ${MATERIALS} materials; timestamps not quantized`);
 
 const only = process.env.BENCH_ONLY; // e.g. 10000: profile one size
 if (only !== undefined) {

@@ -63,6 +63,12 @@ export class Renderer {
      * false only stops TAA from asking (no velocity pass unless an extension declares it).
      */
     taa_uses_velocity = true;
+    /**
+     * Whether adjacent full-screen steps with nothing registered between them run as one pass: with the built-in
+     * TAA and no BeforePresent extension, its sharpen is done by the tonemap as it reads ("tonemap + taa sharpen").
+     * Default true; false keeps them two passes (the same picture).
+     */
+    fuse_fullscreen_steps = true;
 
     readonly #gbuffer = new GBufferStep();
     readonly #skinning = new SkinningStep();
@@ -324,12 +330,15 @@ export class Renderer {
             registry.record_phase(FramePhase.AfterTransparency, frame);
 
             frame.enter(FramePhase.BeforePresent);
+            // adjacent full-screen steps with nothing between them are one pass: the TAA sharpen and the tonemap
+            // (products at BeforePresent are made only for its extensions)
+            const fuse = upscaler === null && slot === "taa" && this.fuse_fullscreen_steps && registry.extension_count(FramePhase.BeforePresent) === 0;
             if (upscaler !== null) this.#record_upscaler(upscaler, frame);
-            else this.#upscale.record(frame, slot === "taa");
+            else this.#upscale.record(frame, slot === "taa", fuse);
             this.#products.at(FramePhase.BeforePresent, frame);
             registry.record_phase(FramePhase.BeforePresent, frame);
             const canvas = graph.import_texture("present target", texture);
-            const presented = this.#tonemap.record(frame, canvas);
+            const presented = this.#tonemap.record(frame, canvas, fuse);
 
             frame.enter(FramePhase.Overlay);
             frame.create(PresentTarget).target = presented;

@@ -43,7 +43,10 @@ export class UpscaleStep {
         label: "taa sharpen",
         inputs: 1,
         format: SCENE_COLOR_FORMAT,
-        fragment: sharpen_wgsl(SHARPEN_STRENGTH),
+        fragment: `${TAA_SHARPEN_WGSL}
+fn effect(uv: vec2f) -> vec4f {
+    return sharpen_at(vec2i(frag_coord));
+}`,
     });
     readonly #per_device = new WeakMap<GPUDevice, ResolveState>();
     #reset_requested = false;
@@ -103,8 +106,12 @@ export class UpscaleStep {
         this.#reset_requested = true;
     }
 
-    /** Call at BeforePresent, before its extensions. */
-    record(frame: FrameContext, enabled: boolean): void {
+    /**
+     * Call at BeforePresent, before its extensions. With `fuse_sharpen` (nothing is recorded between this and the
+     * tonemap) the sharpen is left to the tonemap (`TonemapStep.record`'s `sharpen`), which does both in one pass:
+     * `SceneColor` is then the resolved history, unsharpened.
+     */
+    record(frame: FrameContext, enabled: boolean, fuse_sharpen = false): void {
         if (!enabled) return;
         const graph = frame.graph;
         const state = this.#state_for(frame.device);
@@ -144,6 +151,10 @@ export class UpscaleStep {
         // writing an imported texture keeps the pass: the history must be written every frame
         this.#history_write = pass.write(graph.import_texture("taa history", state.history[this.#write_index]!), "clear");
 
+        if (fuse_sharpen) {
+            scene.color = this.#history_write;
+            return;
+        }
         const output = graph.create("upscaled scene colour", TextureResourceDescriptor.of(out_w, out_h, SCENE_COLOR_FORMAT, SCENE_USAGE));
         scene.color = this.#sharpen.graph_draw(graph, output, this.#history_write);
     }
@@ -230,13 +241,13 @@ function execute_resolve(step: UpscaleStep, resources: FrameGraphResources, exec
 }
 
 /**
- * A 5-tap unsharp mask over the resolved history, held inside the taps' range (no halos) and scaled down
- * where the neighbourhood already has contrast (contrast-adaptive, so edges the resolve kept do not ring).
+ * The TAA sharpen at pixel `p` of input 0 (the resolved history), `fn sharpen_at(p: vec2i) -> vec4f` for a
+ * `FullscreenEffect`'s fragment: a 5-tap unsharp mask held inside the taps' range (no halos) and scaled down where
+ * the neighbourhood already has contrast (contrast-adaptive, so edges the resolve kept do not ring). The sharpen
+ * pass and the tonemap fused with it (`TonemapStep`) both call it.
  */
-function sharpen_wgsl(strength: number): string {
-    return /* wgsl */ `
-fn effect(uv: vec2f) -> vec4f {
-    let p = vec2i(frag_coord);
+export const TAA_SHARPEN_WGSL = /* wgsl */ `
+fn sharpen_at(p: vec2i) -> vec4f {
     let centre = load_input_0(p);
     let c = centre.rgb;
     let n = load_input_0(p + vec2i(0, -1)).rgb;
@@ -249,9 +260,8 @@ fn effect(uv: vec2f) -> vec4f {
     let low_c = low / (1.0 + low);
     let high_c = high / (1.0 + high);
     let adapt = sqrt(clamp(min(low_c, 1.0 - high_c) / max(high_c, vec3f(1.0e-4)), vec3f(0.0), vec3f(1.0)));
-    let amount = ${strength.toFixed(4)} * adapt;
+    let amount = ${SHARPEN_STRENGTH.toFixed(4)} * adapt;
     let sharpened = c + amount * (4.0 * c - n - s - e - w);
     return vec4f(clamp(sharpened, low, high), centre.a);
 }
 `;
-}

@@ -29,7 +29,7 @@ describe("GPU timing", () => {
                     await new Promise((resolve) => setTimeout(resolve, 10));
                 }
                 const names = timer.timings.slice(0, timer.timing_count).map((t) => t.name);
-                expect(names).toEqual(["gbuffer cull", "gbuffer", "lighting", "taa resolve", "taa sharpen", "tonemap"]);
+                expect(names).toEqual(["gbuffer cull", "gbuffer", "lighting", "taa resolve", "tonemap + taa sharpen"]);
                 for (const t of timer.timings.slice(0, timer.timing_count)) {
                     expect(t.ms).toBeGreaterThanOrEqual(0);
                     expect(t.ms).toBeLessThan(1000);

@@ -13,7 +13,7 @@ import { steady_bytes_per_frame } from "../../../harness/allocation.js";
 import { with_gpu_device } from "../../../harness/index.js";
 import { fake_gpu_device } from "../../renderer/fake_gpu_device.js";
 
-const STEPS = ["gbuffer cull", "gbuffer", "lighting", "taa resolve", "taa sharpen", "tonemap"];
+const STEPS = ["gbuffer cull", "gbuffer", "lighting", "taa resolve", "tonemap + taa sharpen"];
 
 function timed_fake_renderer(frames_per_read: number): Renderer {
     const { device } = fake_gpu_device({ features: ["timestamp-query"], sync_map: true });
