@@ -81,7 +81,8 @@ describe("ShadowExtension allocation per steady frame", () => {
         const textures = stats.textures;
         const passes = stats.render_passes;
         frame();
-        expect(stats.render_passes - passes, "render passes per frame, the shadow pass among them").toBeGreaterThanOrEqual(6);
+        // gbuffer, shadows, lighting, TAA resolve, tonemap + sharpen (fused): at least five
+        expect(stats.render_passes - passes, "render passes per frame, the shadow pass among them").toBeGreaterThanOrEqual(5);
         const windows: number[] = [];
         for (let i = 0; i < 3; i++) windows.push(await bytes_per_frame(frame, 1000));
         windows.sort((a, b) => a - b);
