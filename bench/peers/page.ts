@@ -20,6 +20,8 @@ interface PeersResult {
     gc: boolean;
     /** With ?hold=1: true once warm, while the page waits for the runner's window.peers_resume() (to start a profiler). */
     held: boolean;
+    /** With ?uploads=1: queue.writeBuffer calls and bytes over the timed frames, per buffer label. */
+    uploads: { label: string; calls: number; bytes: number }[];
 }
 
 declare global {
@@ -33,15 +35,40 @@ declare global {
     }
 }
 
-const result: PeersResult = { done: false, error: null, update: [], render: [], heap_start: -1, heap_end: -1, heap_after_gc: -1, gc: typeof window.gc === "function", held: false };
+const result: PeersResult = { done: false, error: null, update: [], render: [], heap_start: -1, heap_end: -1, heap_after_gc: -1, gc: typeof window.gc === "function", held: false, uploads: [] };
 window.peers = result;
 
 function heap(): number {
     return performance.memory?.usedJSHeapSize ?? -1;
 }
 
+// ?uploads=1: every queue.writeBuffer of the timed frames counted by buffer label (a separate run: the wrapper
+// allocates). TypedArray data counts offset and size in elements, an ArrayBuffer in bytes.
+let counting = false;
+function count_uploads(): void {
+    const tally = new Map<string, { label: string; calls: number; bytes: number }>();
+    const original = GPUQueue.prototype.writeBuffer;
+    GPUQueue.prototype.writeBuffer = function (this: GPUQueue, buffer: GPUBuffer, offset: number, data: AllowSharedBufferSource, data_offset?: number, size?: number): undefined {
+        if (counting) {
+            const element = ArrayBuffer.isView(data) ? ((data as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1) : 1;
+            const length = ArrayBuffer.isView(data) ? data.byteLength / element : data.byteLength;
+            const bytes = (size ?? length - (data_offset ?? 0)) * element;
+            let row = tally.get(buffer.label);
+            if (row === undefined) {
+                row = { label: buffer.label, calls: 0, bytes: 0 };
+                tally.set(buffer.label, row);
+                result.uploads.push(row);
+            }
+            row.calls++;
+            row.bytes += bytes;
+        }
+        return original.call(this, buffer, offset, data as GPUAllowSharedBufferSource, data_offset, size);
+    } as GPUQueue["writeBuffer"];
+}
+
 async function main(): Promise<void> {
     const params = new URLSearchParams(location.search);
+    if (params.get("uploads") === "1") count_uploads();
     const warm = Number(params.get("warm") ?? 30);
     const frames = Number(params.get("frames") ?? 60);
     const canvas = document.createElement("canvas");
@@ -68,6 +95,7 @@ async function main(): Promise<void> {
     }
     window.gc?.();
     result.heap_start = heap();
+    counting = true;
     const update = new Float64Array(frames);
     const render = new Float64Array(frames);
     for (let i = 0; i < frames; i++) {
@@ -81,6 +109,7 @@ async function main(): Promise<void> {
         render[i] = t2 - t1;
         await queue.onSubmittedWorkDone();
     }
+    counting = false;
     result.heap_end = heap();
     window.gc?.();
     result.heap_after_gc = heap();

@@ -1,7 +1,7 @@
 // The peers benchmark's runner (issue 14): the same workload on this engine, three.js, PlayCanvas, Babylon.js and
 // hand-written WebGPU, in Debian's headless Chromium on SwiftShader, in one run.
 //   node bench/peers/run.mjs [--rounds N] [--frames N] [--warm N] [--garbage-warm N] [--garbage-frames N] [--only a,b]
-//                            [--profile name] [--no-screenshots] [--no-minify] [--no-build] [--no-garbage]
+//                            [--profile name] [--no-screenshots] [--no-minify] [--no-build] [--no-garbage] [--uploads] [--sites N]
 //   (npm run bench:peers -- ...)
 // Every bench/peers/variants/<name>.ts is bundled with page.ts (minified, production defines) into
 // bench/output/peers/<name>/. Each round opens every variant in a fresh browser, in alternating order (reversed on
@@ -45,6 +45,10 @@ const SCREENSHOTS = !args.includes('--no-screenshots');
 const MINIFY = !args.includes('--no-minify');
 // --no-garbage: skip the sampled-garbage runs (a quick look, or the picture test)
 const GARBAGE = !args.includes('--no-garbage');
+// --uploads: one more run per variant counting queue.writeBuffer calls and bytes per timed frame, by buffer label
+const UPLOADS = args.includes('--uploads');
+// --sites N: how many allocation sites to print per variant (default 4)
+const SITES = Number(flag('--sites', 4));
 
 const all = readdirSync(join(HERE, 'variants'))
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
@@ -110,7 +114,7 @@ function server_for(root) {
 // --- run ---------------------------------------------------------------------------------------------------------
 const BROWSER_ARGS = [...CHROMIUM_ARGS, '--js-flags=--expose-gc', '--enable-precise-memory-info'];
 
-async function run_one(base, name, { screenshot = false, profile = false, garbage = false } = {}) {
+async function run_one(base, name, { screenshot = false, profile = false, garbage = false, uploads = false } = {}) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
@@ -118,7 +122,7 @@ async function run_one(base, name, { screenshot = false, profile = false, garbag
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(String(e)));
     const query = garbage ? `warm=${GARBAGE_WARM}&frames=${GARBAGE_FRAMES}&hold=1` : `warm=${WARM}&frames=${FRAMES}${profile ? '&hold=1' : ''}`;
-    await page.goto(`${base}/${name}/?${query}`);
+    await page.goto(`${base}/${name}/?${query}${uploads ? '&uploads=1' : ''}`);
     let cdp = null;
     if (profile || garbage) {
       await page.waitForFunction(() => window.peers?.held === true || window.peers?.done === true, null, { timeout: 600_000, polling: 100 });
@@ -187,18 +191,18 @@ function sampled_bytes(node) {
   return sum;
 }
 
-/** The 4 allocation sites with the most sampled bytes, each as 'bytes function file:line <- caller'. */
+/** The SITES allocation sites with the most sampled bytes, each as 'bytes function file:line <- caller'. */
 function allocation_sites(head) {
   const rows = [];
   const walk = (node, stack) => {
     const f = node.callFrame;
     const here = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
     const next = [here, ...stack];
-    if (node.selfSize > 0) rows.push([node.selfSize, next.slice(0, 3).join(' <- ')]);
+    if (node.selfSize > 0) rows.push([node.selfSize, next.slice(0, SITES > 4 ? 5 : 3).join(' <- ')]);
     for (const child of node.children) walk(child, next);
   };
   walk(head, []);
-  return rows.sort((a, b) => b[0] - a[0]).slice(0, 4);
+  return rows.sort((a, b) => b[0] - a[0]).slice(0, SITES);
 }
 
 // --- statistics --------------------------------------------------------------------------------------------------
@@ -249,6 +253,15 @@ try {
   for (const [name, rows] of sites) {
     console.log(`  ${name}`);
     for (const [bytes, where] of rows) console.log(`    ${(bytes / 1024).toFixed(1).padStart(9)}  ${where}`);
+  }
+  if (UPLOADS) console.log(`\nqueue.writeBuffer per timed frame (${FRAMES} frames): calls, KiB, and by buffer label`);
+  for (const name of UPLOADS ? variants : []) {
+    const r = await run_one(base, name, { uploads: true });
+    const rows = r.uploads.sort((a, b) => b.bytes - a.bytes);
+    const calls = rows.reduce((s, u) => s + u.calls, 0) / FRAMES;
+    const bytes = rows.reduce((s, u) => s + u.bytes, 0) / FRAMES;
+    console.log(`  ${name.padEnd(18)} ${calls.toFixed(2).padStart(7)} calls ${(bytes / 1024).toFixed(1).padStart(9)} KiB`);
+    for (const u of rows) console.log(`    ${(u.calls / FRAMES).toFixed(2).padStart(7)} calls ${(u.bytes / FRAMES / 1024).toFixed(1).padStart(9)} KiB  ${u.label || '(no label)'}`);
   }
   if (PROFILE) {
     const r = await run_one(base, PROFILE, { profile: true });

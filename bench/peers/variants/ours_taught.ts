@@ -8,7 +8,7 @@
 // Colours: the frame is HDR, tonemapped (ACES) and sRGB-encoded at present, so the workload's display colours
 // are given as linear values and the sun is scaled for the physically based (Lambert / pi) diffuse.
 import { GraphicsEngine } from "../../../engine/GraphicsEngine.js";
-import { GPUDynamicMeshRenderer } from "../../../shade/renderer/dynamic/GPUDynamicMeshRenderer.js";
+import { GPUDynamicMeshRenderer, type DynamicMeshDrawSpec } from "../../../shade/renderer/dynamic/GPUDynamicMeshRenderer.js";
 import type { FrameContext } from "../../../shade/renderer/extension/FrameContext.js";
 import { FramePhase } from "../../../shade/renderer/extension/FramePhase.js";
 import { RenderExtension } from "../../../shade/renderer/extension/RenderExtension.js";
@@ -53,6 +53,7 @@ export class RibbonExtension extends RenderExtension {
     phase = FramePhase.AfterTransparency;
     readonly #renderer = new GPUDynamicMeshRenderer({ label: "ribbons", cull_mode: "none" });
     readonly #batch = new DynamicMeshBatch();
+    #spec: { -readonly [K in keyof DynamicMeshDrawSpec]: DynamicMeshDrawSpec[K] } | null = null;
 
     add(geometry: Geometry): DynamicMesh {
         const mesh = DynamicMesh.from(geometry, [1, 1, 1, 1]);
@@ -68,13 +69,15 @@ export class RibbonExtension extends RenderExtension {
     record(frame: FrameContext): void {
         if (this.#batch.count === 0) return;
         const scene = frame.get(SceneColor);
-        scene.color = this.#renderer.graph_draw({
-            graph: frame.graph,
-            batch: this.#batch,
-            color: scene.color,
-            depth: frame.get(ViewTextures).depth,
-            camera: frame.view.camera.buffer,
-        });
+        // the draw's spec is filled in place, not built per frame (no garbage a frame)
+        const depth = frame.get(ViewTextures).depth;
+        const camera = frame.view.camera.buffer;
+        const spec = (this.#spec ??= { graph: frame.graph, batch: this.#batch, color: scene.color, depth, camera });
+        spec.graph = frame.graph;
+        spec.color = scene.color;
+        spec.depth = depth;
+        spec.camera = camera;
+        scene.color = this.#renderer.graph_draw(spec);
     }
 
     destroy(): void {

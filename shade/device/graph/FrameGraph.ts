@@ -169,7 +169,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
             const shape = texture as unknown as TextureShape;
             d = TextureResourceDescriptor.of(shape.width, shape.height, shape.format, shape.usage);
         }
-        const resource = this.#new_resource(name, d, texture, this.pool.allocator.view(texture));
+        const resource = this.#new_resource(name, d, texture, this.pool.allocator.view(texture, name));
         return this.#new_handle(resource, 0, -1);
     }
 

@@ -5,6 +5,7 @@ import type { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
 export class GPUTextureAllocator implements TextureAllocator<GPUTexture, GPUTextureView> {
     readonly device: GPUDevice;
     readonly #views = new WeakMap<GPUTexture, GPUTextureView>();
+    readonly #view_descriptor: GPUTextureViewDescriptor = { label: "" };
 
     readonly max_texture_dimension: number | undefined;
 
@@ -24,11 +25,14 @@ export class GPUTextureAllocator implements TextureAllocator<GPUTexture, GPUText
         return texture;
     }
 
-    view(texture: GPUTexture): GPUTextureView {
+    view(texture: GPUTexture, label?: string): GPUTextureView {
         let view = this.#views.get(texture);
         if (view === undefined) {
-            // imported textures arrive without a cached view
-            view = texture.createView({ label: `${texture.label} view` });
+            // Imported textures arrive without a cached view; the canvas brings a new one every frame, so the
+            // label is the caller's name (no string built from texture.label) and the descriptor is reused.
+            const descriptor = this.#view_descriptor;
+            descriptor.label = label ?? "imported texture view";
+            view = texture.createView(descriptor);
             this.#views.set(texture, view);
         }
         return view;

@@ -6,7 +6,8 @@ import type { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
  */
 export interface TextureAllocator<T = GPUTexture, V = GPUTextureView> {
     create(descriptor: TextureResourceDescriptor, label: string): T;
-    view(texture: T): V;
+    /** The texture's default view; `label` names one made for an imported texture (the graph's resource name). */
+    view(texture: T, label?: string): V;
     destroy(texture: T): void;
     /** The device's `maxTextureDimension2D`, checked when a pass creates a texture; none when absent. */
     readonly max_texture_dimension?: number;

@@ -84,6 +84,15 @@ export class DynamicBuffer {
         return this.#device;
     }
 
+    /**
+     * Bytes at the start of the mirror that the GPU buffer on `device` holds as of the last flush (plus the
+     * ranges marked since, at the next one): what an owner may skip re-marking when it rewrites the mirror with
+     * unchanged values. 0 with no buffer on `device` yet (a new device, after `resize` or `destroy`).
+     */
+    synced_bytes(device: GPUDevice): number {
+        return this.#gpu !== null && this.#device === device ? this.#gpu_valid_bytes : 0;
+    }
+
     /** Changes whenever `buffer` is replaced (bind groups that use it must be rebuilt). */
     get generation(): number {
         return this.#generation;

@@ -4,7 +4,7 @@ import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
 import type { DynamicMeshBatch } from "../scene/DynamicMeshBatch.js";
 import { DynamicBuffer } from "./DynamicBuffer.js";
-import { DynamicGeometryPool } from "./DynamicGeometryPool.js";
+import { DynamicGeometryPool, type GeometrySlot } from "./DynamicGeometryPool.js";
 import { DynamicMeshPipelines } from "./DynamicMeshPipelines.js";
 import {
     MESH_RECORD_BYTES,
@@ -72,7 +72,7 @@ const STORAGE = 0x0080; // GPUBufferUsage.STORAGE (spelled out: see DynamicBuffe
  * mirror and go up in one `writeBuffer` per dirty range (rewritten positions of many geometries: one span of
  * exactly their bytes), large ones straight from their arrays. Each
  * draw writes a header and one record per mesh (transform, colour, where its geometry is) into a second
- * storage buffer, and one non-indexed draw covers the batch: the vertex shader finds its mesh by binary search
+ * storage buffer (only the records that changed are uploaded), and one non-indexed draw covers the batch: the vertex shader finds its mesh by binary search
  * and pulls index, position and colour from the pool (`dynamic_mesh.wgsl.ts`). Pipelines are cached per
  * (device, colour format, depth format); the bind group is rebuilt only when a buffer was replaced or for a
  * camera buffer not seen before. Nothing is allocated per frame once warm.
@@ -290,27 +290,31 @@ export class GPUDynamicMeshRenderer {
         table.reserve(end * MESH_RECORD_BYTES);
         const f32 = table.f32;
         const u32 = table.u32;
+        // Records the GPU already holds are compared, not re-sent: meshes that neither moved nor changed
+        // geometry (ribbons whose vertices alone are rewritten) upload no table bytes, so a position-only
+        // frame uploads the position span and nothing else. Below `synced` the mirror matches the GPU.
+        const synced = table.synced_bytes(device);
         pool.begin_sync(device);
         const first = this.#first_vertex;
         let vertex = first;
         for (let i = 0; i < count; i++) {
             const mesh = meshes[i];
             const slot = pool.sync(mesh.geometry, this.#frame);
-            const at = (header + 1 + i) * MESH_RECORD_WORDS;
-            f32.set(mesh.world_matrix, at);
-            f32.set(mesh.color, at + 16);
-            u32[at + RECORD_FIRST_INDEX] = vertex;
-            u32[at + RECORD_INDEX_BASE] = slot.index_base;
-            u32[at + RECORD_POSITION_BASE] = slot.position_base;
-            u32[at + RECORD_COLOR_BASE] = slot.color_base;
+            const record = header + 1 + i;
+            if (write_record(f32, u32, record * MESH_RECORD_WORDS, mesh.world_matrix, mesh.color, vertex, slot) || record * MESH_RECORD_BYTES >= synced) {
+                table.mark_dirty(record * MESH_RECORD_BYTES, (record + 1) * MESH_RECORD_BYTES);
+            }
             vertex += slot.index_count;
         }
         const at = header * MESH_RECORD_WORDS;
-        u32[at + RECORD_FIRST_INDEX] = first;
-        u32[at + RECORD_INDEX_BASE] = count;
-        table.mark_dirty(header * MESH_RECORD_BYTES, end * MESH_RECORD_BYTES);
+        if (u32[at + RECORD_FIRST_INDEX] !== first || u32[at + RECORD_INDEX_BASE] !== count || header * MESH_RECORD_BYTES >= synced) {
+            u32[at + RECORD_FIRST_INDEX] = first;
+            u32[at + RECORD_INDEX_BASE] = count;
+            table.mark_dirty(header * MESH_RECORD_BYTES, (header + 1) * MESH_RECORD_BYTES);
+        }
         pool.flush(device);
-        table.flush(device, end * MESH_RECORD_BYTES);
+        // records past this draw's end, from an earlier frame's later draws, still match the GPU: keep them synced
+        table.flush(device, Math.max(end * MESH_RECORD_BYTES, table.synced_bytes(device)));
         this.#mesh_cursor = end;
         if (end > this.#peak_records) this.#peak_records = end;
         this.#first_vertex = vertex;
@@ -326,6 +330,34 @@ export class GPUDynamicMeshRenderer {
         this.#state = state;
         return state;
     }
+}
+
+/**
+ * Writes one mesh record into the table's mirror at word `at`; true when any word changed. Floats compare by
+ * value: a NaN always reads as changed, and 0 and -0 as the same (they transform alike).
+ */
+function write_record(f32: Float32Array, u32: Uint32Array, at: number, matrix: Float32Array, color: Float32Array, first_index: number, slot: GeometrySlot): boolean {
+    let changed = false;
+    for (let k = 0; k < 16; k++) {
+        if (f32[at + k] !== matrix[k]) {
+            f32[at + k] = matrix[k];
+            changed = true;
+        }
+    }
+    for (let k = 0; k < 4; k++) {
+        if (f32[at + 16 + k] !== color[k]) {
+            f32[at + 16 + k] = color[k];
+            changed = true;
+        }
+    }
+    if (u32[at + RECORD_FIRST_INDEX] !== first_index || u32[at + RECORD_INDEX_BASE] !== slot.index_base || u32[at + RECORD_POSITION_BASE] !== slot.position_base || u32[at + RECORD_COLOR_BASE] !== slot.color_base) {
+        u32[at + RECORD_FIRST_INDEX] = first_index;
+        u32[at + RECORD_INDEX_BASE] = slot.index_base;
+        u32[at + RECORD_POSITION_BASE] = slot.position_base;
+        u32[at + RECORD_COLOR_BASE] = slot.color_base;
+        changed = true;
+    }
+    return changed;
 }
 
 function is_depth_format(format: GPUTextureFormat): boolean {

@@ -101,7 +101,9 @@ export class Camera {
             this.#buffers.set(device, buffer);
         }
         this.#buffer = buffer;
-        device.queue.writeBuffer(buffer, 0, this.data);
+        // as (ArrayBuffer, byte offset, size): Chrome's writeBuffer given the typed array leaves garbage per call
+        const data = this.data;
+        device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
         return buffer;
     }
 

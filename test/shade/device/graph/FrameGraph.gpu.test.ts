@@ -144,4 +144,22 @@ describe("frame graph on Dawn", () => {
             graph.destroy();
         });
     });
+
+    it("an imported texture's view is made once per texture and labelled with the name it was imported under", async () => {
+        await with_gpu_device(async (device, track) => {
+            const allocator = new GPUTextureAllocator(device);
+            const make = (label: string) => track(device.createTexture({ label, size: [4, 4], format: "rgba8unorm", usage: GPUTextureUsage.RENDER_ATTACHMENT }));
+            const first = make("canvas texture 1");
+            const second = make("canvas texture 2");
+            const view = allocator.view(first, "present target");
+            expect(view.label).toBe("present target");
+            expect(allocator.view(first, "another name"), "the same texture keeps its view").toBe(view);
+            // the next frame's canvas texture: a view of its own, under its own name
+            const next = allocator.view(second, "present target 2");
+            expect(next).not.toBe(view);
+            expect(next.label).toBe("present target 2");
+            expect(view.label, "the first view's label is its own").toBe("present target");
+            expect(allocator.view(make("unnamed")).label).toBe("imported texture view");
+        });
+    });
 });

@@ -118,4 +118,74 @@ describe("dynamic pool: position-only updates upload one span", () => {
             scene.destroy();
         });
     });
+
+    it("a whole frame of position-only updates uploads the position span and no mesh record; a moved or recoloured mesh adds its record alone", async () => {
+        await with_gpu_device(async (device, track) => {
+            const scene = new DynamicScene(device, track, { width: SIZE, height: SIZE, format: "rgba8unorm", scene_color: { r: 0.5, g: 0.5, b: 0.5, a: 1 }, clear_depth: 1 });
+            const renderer = new GPUDynamicMeshRenderer({ label: "bars", cull_mode: "none" });
+            const batch = new DynamicMeshBatch();
+            const geometries: Geometry[] = [];
+            const meshes: DynamicMesh[] = [];
+            for (let i = 0; i < BARS; i++) {
+                geometries.push(bar(bar_x(i)));
+                meshes.push(batch.add(DynamicMesh.from(geometries[i], [1, 1, 1, 1])));
+                meshes[i].updateMatrices();
+            }
+            scene.draw(renderer, batch);
+            const raw_bytes = BARS * VERTICES * 12;
+            const record_bytes = 96;
+            const nudge = (by: number): void => {
+                for (const g of geometries) {
+                    const position = g.attributes.position.array;
+                    for (let k = 1; k < position.length; k += 3) position[k] += by;
+                    g.attributes.position.needsUpdate = true;
+                }
+            };
+
+            // positions alone: the frame (pool and mesh table) uploads one span of exactly the position bytes
+            nudge(0.01);
+            let sizes = count_uploads(device, () => scene.draw(renderer, batch));
+            expect(sizes, "a position-only frame").toEqual([raw_bytes]);
+            // nothing flagged, nothing moved: nothing uploaded
+            sizes = count_uploads(device, () => scene.draw(renderer, batch));
+            expect(sizes, "an unchanged frame").toEqual([]);
+
+            // the second mesh moves: its record alone goes up, and its bar follows
+            const shift = 0.15;
+            meshes[1].position[0] += shift;
+            meshes[1].updateMatrices();
+            sizes = count_uploads(device, () => scene.draw(renderer, batch));
+            expect(sizes, "one moved mesh").toEqual([record_bytes]);
+            let image = await read_texture(device, scene.color);
+            expect_pixel(image, pixel_x(bar_x(1)), 32, GREY_8, 2, "record_moved");
+            expect_pixel(image, pixel_x(bar_x(1) + shift), 32, RED_8, 2, "record_moved");
+
+            // the third mesh's colour alone changes (half transparent): its record alone goes up
+            meshes[2].set_color([1, 1, 1, 0.5]);
+            sizes = count_uploads(device, () => scene.draw(renderer, batch));
+            expect(sizes, "one recoloured mesh").toEqual([record_bytes]);
+            image = await read_texture(device, scene.color);
+            expect_pixel(image, pixel_x(bar_x(2)), 32, [191, 64, 64, 255], 2, "record_recoloured");
+            expect_pixel(image, pixel_x(bar_x(3)), 32, RED_8, 2, "record_recoloured");
+
+            // a ninth mesh arrives: the header's mesh count changes (its first vertex does not), and it is drawn
+            const ninth = batch.add(DynamicMesh.from(bar(bar_x(BARS)), [1, 1, 1, 1]));
+            ninth.updateMatrices();
+            scene.draw(renderer, batch);
+            image = await read_texture(device, scene.color);
+            expect_pixel(image, pixel_x(bar_x(BARS)), 32, RED_8, 2, "record_added");
+
+            // the lowest mesh leaves: the records after it shift down and are re-sent; every bar still right
+            batch.remove(meshes[0]);
+            scene.draw(renderer, batch);
+            image = await read_texture(device, scene.color);
+            expect_pixel(image, pixel_x(bar_x(BARS)), 32, RED_8, 2, "record_removed");
+            expect_pixel(image, pixel_x(bar_x(0)), 32, GREY_8, 2, "record_removed");
+            expect_pixel(image, pixel_x(bar_x(1) + shift), 32, RED_8, 2, "record_removed");
+            expect_pixel(image, pixel_x(bar_x(2)), 32, [191, 64, 64, 255], 2, "record_removed");
+            for (let i = 3; i < BARS; i++) expect_pixel(image, pixel_x(bar_x(i)), 32, RED_8, 2, "record_removed");
+            renderer.destroy();
+            scene.destroy();
+        });
+    });
 });
