@@ -1,16 +1,13 @@
-import { EPOCH_LIMIT, EPOCH_STRIDE, INDEX_MASK, type FrameGraphHandle } from "./FrameGraphHandle.js";
+import { INDEX_MASK, type FrameGraphHandle } from "./FrameGraphHandle.js";
 import { FramePassBuilder, type FramePassDeclarations, type WriteMode } from "./FramePassBuilder.js";
 import type { FrameExecutionTarget } from "./FrameExecution.js";
 import type { GPUPassTimer } from "./GPUPassTimer.js";
-import { PassExecution } from "./PassExecution.js";
-import type { FrameGraphResources } from "./FrameGraphResources.js";
 import type { FrameGraphMark } from "./FrameGraphMark.js";
-import { FramePassError } from "./FramePassError.js";
-import { HandleNode } from "./HandleNode.js";
+import { FrameNodes } from "./FrameNodes.js";
+import { FrameScopes } from "./FrameScopes.js";
 import { IndexList } from "./IndexList.js";
 import { PassNode, type FramePassExecute } from "./PassNode.js";
-import { PassResources } from "./PassResources.js";
-import { ResourceNode } from "./ResourceNode.js";
+import { PassRunner } from "./PassRunner.js";
 import { schedule_passes } from "./schedule_passes.js";
 import type { TextureAllocator } from "./TextureAllocator.js";
 import { TextureResourceDescriptor } from "./TextureResourceDescriptor.js";
@@ -50,30 +47,16 @@ interface TextureShape {
 export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePassDeclarations {
     readonly pool: TransientTexturePool<T, V>;
 
-    readonly #passes: PassNode[] = [];
-    #pass_count = 0;
-    readonly #resources: ResourceNode<T, V>[] = [];
-    #resource_count = 0;
-    readonly #handles: HandleNode[] = [];
-    #handle_count = 0;
-    readonly #scopes: { name: string; parent: number }[] = [];
-    #scope_count = 0;
-    #current_scope = -1;
-    #scope_depth = 0;
+    readonly #nodes = new FrameNodes<T, V>();
+    readonly #scopes = new FrameScopes();
+    readonly #runner: PassRunner<T, V>;
 
-    /** This frame's epoch times EPOCH_STRIDE: every handle of the frame is base + node index. */
-    #epoch_base = 0;
     #frame_index = 0;
     #state = GraphState.Building;
     #executed_count = 0;
 
-    // scratch, reused by compile and execute
+    // scratch, reused by compile
     readonly #cull_stack = new IndexList();
-    readonly #open_scopes = new IndexList();
-    readonly #scope_path = new IndexList();
-    #running_pass = -1;
-    readonly #accessor: FrameGraphResources;
-    readonly #execution = new PassExecution();
 
     /**
      * Times every executed pass on the GPU when set (see GPUPassTimer). The caller resolves the frame with
@@ -89,14 +72,7 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
 
     constructor(allocator: TextureAllocator<T, V>) {
         this.pool = new TransientTexturePool(allocator);
-        this.#accessor = new PassResources<T, V>({
-            running_pass: () => (this.#running_pass === -1 ? null : this.#passes[this.#running_pass]),
-            live: (handle) => this.#live_handle(handle),
-            checked_node: (handle, what) => this.#handle_node(handle, what),
-            handle_at: (index) => this.#handles[index],
-            resource: (index) => this.#resources[index],
-            store_op: (node) => this.#store_op(node),
-        });
+        this.#runner = new PassRunner(this.#nodes, this.#scopes, this.pool);
     }
 
     /** Counts frames: incremented by every `reset`. Lets per-frame caches know a new frame began. */
@@ -106,12 +82,12 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
 
     /** The name of pass `index` of this frame, for diagnostics. */
     pass_name(index: number): string {
-        return this.#passes[index]?.name ?? `#${index}`;
+        return this.#nodes.passes[index]?.name ?? `#${index}`;
     }
 
     /** Passes added this frame. */
     get pass_count(): number {
-        return this.#pass_count;
+        return this.#nodes.pass_count;
     }
 
     /** Passes that survived culling (valid after `compile`). */
@@ -121,19 +97,17 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
 
     /** Index (this frame) of the innermost open scope, -1 when none: how a recorder names its scope. */
     get current_scope(): number {
-        return this.#current_scope;
+        return this.#scopes.current;
     }
 
     /** The outermost scope enclosing scope `index` (itself when it is outermost), -1 for -1. */
     root_scope(index: number): number {
-        let s = index;
-        while (s !== -1 && this.#scopes[s].parent !== -1) s = this.#scopes[s].parent;
-        return s;
+        return this.#scopes.root(index);
     }
 
     /** How many scopes are open now. */
     get scope_depth(): number {
-        return this.#scope_depth;
+        return this.#scopes.depth;
     }
 
     /**
@@ -142,14 +116,15 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
      */
     add<D>(name: string, data: D, execute: FramePassExecute<D>): FramePassBuilder {
         this.#expect_building(name);
-        const index = this.#pass_count++;
-        let pass = this.#passes[index];
+        const nodes = this.#nodes;
+        const index = nodes.pass_count++;
+        let pass = nodes.passes[index];
         if (pass === undefined) {
             pass = new PassNode();
             for (let k = 0; k < BUILDER_RING; k++) pass.builders.push(new FramePassBuilder(this, index));
-            this.#passes.push(pass);
+            nodes.passes.push(pass);
         }
-        pass.reset(name, data, execute as FramePassExecute<unknown>, this.#current_scope);
+        pass.reset(name, data, execute as FramePassExecute<unknown>, this.#scopes.current);
         // builders of a pass index are used in turn, frame by frame, so a builder kept past its frame is not the
         // one handed out next frame and its stale stamp is caught (development builds: 4 in turn; production: 1)
         const builder = pass.builders[this.#frame_index % BUILDER_RING];
@@ -169,8 +144,8 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
             const shape = texture as unknown as TextureShape;
             d = TextureResourceDescriptor.of(shape.width, shape.height, shape.format, shape.usage);
         }
-        const resource = this.#new_resource(name, d, texture, this.pool.allocator.view(texture, name));
-        return this.#new_handle(resource, 0, -1);
+        const resource = this.#nodes.new_resource(name, d, texture, this.pool.allocator.view(texture, name));
+        return this.#nodes.new_handle(resource, 0, -1);
     }
 
     /**
@@ -191,54 +166,39 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
                 `Frame graph: '${name}' is ${descriptor.width}x${descriptor.height}, larger than this device's maxTextureDimension2D (${max})`,
             );
         }
-        return this.#new_handle(this.#new_resource(name, descriptor, null, null), 0, -1);
+        return this.#nodes.new_handle(this.#nodes.new_resource(name, descriptor, null, null), 0, -1);
     }
 
     /** The descriptor (size, format, usage) of the resource behind a handle of this frame. */
     describe(handle: FrameGraphHandle): TextureResourceDescriptor {
-        const node = this.#handle_node(handle, "describe");
-        return this.#resources[node.resource].descriptor;
+        const node = this.#nodes.node(handle, "describe");
+        return this.#nodes.resources[node.resource].descriptor;
     }
 
     /** The resource name and version a handle stands for, for diagnostics. */
     handle_name(handle: FrameGraphHandle): string {
-        const node = this.#handle_node(handle, "handle_name");
-        return `'${this.#resources[node.resource].name}' version ${node.version}`;
+        return this.#nodes.handle_name(handle);
     }
 
     /** True when `handle` is the newest version of its resource. */
     is_current(handle: FrameGraphHandle): boolean {
-        const node = this.#handle_node(handle, "is_current");
-        return this.#resources[node.resource].latest === (handle & INDEX_MASK);
+        const node = this.#nodes.node(handle, "is_current");
+        return this.#nodes.resources[node.resource].latest === (handle & INDEX_MASK);
     }
 
     /** Opens a named group of passes: a cluster in the dump, a debug group on the GPU. */
     push_scope(name: string): void {
         this.#expect_building(name);
-        const index = this.#scope_count++;
-        let scope = this.#scopes[index];
-        if (scope === undefined) {
-            scope = { name, parent: this.#current_scope };
-            this.#scopes.push(scope);
-        } else {
-            scope.name = name;
-            scope.parent = this.#current_scope;
-        }
-        this.#current_scope = index;
-        this.#scope_depth++;
+        this.#scopes.push(name);
     }
 
     pop_scope(): void {
-        if (this.#current_scope === -1) {
-            throw new Error("FrameGraph.pop_scope: no scope is open (a pop_scope without its push_scope)");
-        }
-        this.#current_scope = this.#scopes[this.#current_scope].parent;
-        this.#scope_depth--;
+        this.#scopes.pop();
     }
 
     /** Closes scopes until `depth` remain open; used to recover from a throwing recorder. */
     pop_scopes_to(depth: number): void {
-        while (this.#scope_depth > depth) this.pop_scope();
+        while (this.#scopes.depth > depth) this.pop_scope();
     }
 
     /**
@@ -247,12 +207,14 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
      * while what the others recorded stays.
      */
     mark(mark: FrameGraphMark): FrameGraphMark {
-        mark.passes = this.#pass_count;
-        mark.resources = this.#resource_count;
-        mark.handles = this.#handle_count;
-        mark.scopes = this.#scope_count;
-        mark.current_scope = this.#current_scope;
-        mark.scope_depth = this.#scope_depth;
+        const nodes = this.#nodes;
+        const scopes = this.#scopes;
+        mark.passes = nodes.pass_count;
+        mark.resources = nodes.resource_count;
+        mark.handles = nodes.handle_count;
+        mark.scopes = scopes.count;
+        mark.current_scope = scopes.current;
+        mark.scope_depth = scopes.depth;
         return mark;
     }
 
@@ -263,29 +225,18 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
      */
     rollback(mark: FrameGraphMark): void {
         this.#expect_building("rollback");
-        if (mark.passes > this.#pass_count || mark.handles > this.#handle_count) {
+        const nodes = this.#nodes;
+        const scopes = this.#scopes;
+        if (mark.passes > nodes.pass_count || mark.handles > nodes.handle_count) {
             throw new Error("FrameGraph.rollback: the mark is not of this frame (or was rolled back already)");
         }
-        this.#pass_count = mark.passes;
-        this.#resource_count = mark.resources;
-        this.#handle_count = mark.handles;
-        this.#scope_count = mark.scopes;
-        this.#current_scope = mark.current_scope;
-        this.#scope_depth = mark.scope_depth;
-        // rare (a failure), so recomputing beats journaling every declaration
-        const handles = this.#handles;
-        for (let h = 0; h < this.#handle_count; h++) handles[h].consumers = 0;
-        for (let i = 0; i < this.#pass_count; i++) {
-            const p = this.#passes[i];
-            for (let k = 0; k < p.reads.length; k++) handles[p.reads.items[k] & INDEX_MASK].consumers++;
-            for (let k = 0; k < p.loads.length; k++) handles[p.loads.items[k] & INDEX_MASK].consumers++;
-        }
-        for (let r = 0; r < this.#resource_count; r++) this.#resources[r].latest = -1;
-        for (let h = 0; h < this.#handle_count; h++) {
-            const resource = this.#resources[handles[h].resource];
-            resource.latest = h;
-            resource.version = handles[h].version;
-        }
+        nodes.pass_count = mark.passes;
+        nodes.resource_count = mark.resources;
+        nodes.handle_count = mark.handles;
+        scopes.count = mark.scopes;
+        scopes.current = mark.current_scope;
+        scopes.depth = mark.scope_depth;
+        nodes.recount();
     }
 
     // ---- declarations (called by FramePassBuilder) ----
@@ -297,56 +248,17 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
 
     declare_read(pass: number, handle: FrameGraphHandle): FrameGraphHandle {
         this.#expect_pass_building(pass);
-        const node = this.#checked_current(pass, handle, "reads");
-        const p = this.#passes[pass];
-        if (node.writer === pass) {
-            throw new Error(
-                `Frame graph: pass '${p.name}' reads ${this.handle_name(handle)}, which it writes itself; ` +
-                    `a texture cannot be an attachment and a source in one pass`,
-            );
-        }
-        if (node.writer === -1 && this.#resources[node.resource].imported === null) {
-            throw new Error(
-                `Frame graph: pass '${p.name}' reads '${this.#resources[node.resource].name}' before any pass wrote it`,
-            );
-        }
-        if (!includes(p.reads, handle)) {
-            p.reads.push(handle);
-            node.consumers++;
-        }
-        return handle;
+        return this.#nodes.read(pass, handle);
     }
 
     declare_write(pass: number, handle: FrameGraphHandle, mode: WriteMode): FrameGraphHandle {
         this.#expect_pass_building(pass);
-        const node = this.#checked_current(pass, handle, "writes");
-        const p = this.#passes[pass];
-        const resource = this.#resources[node.resource];
-        if (node.writer === pass) {
-            throw new Error(`Frame graph: pass '${p.name}' writes '${resource.name}' twice; write once and use the returned handle`);
-        }
-        if (includes(p.reads, handle)) {
-            throw new Error(
-                `Frame graph: pass '${p.name}' writes ${this.handle_name(handle)}, which it also reads; ` +
-                    `a texture cannot be an attachment and a source in one pass`,
-            );
-        }
-        const has_content = node.writer !== -1 || resource.imported !== null;
-        const load = mode === "load" ? has_content : mode === "auto" ? node.writer !== -1 : false;
-        if (load) {
-            p.loads.push(handle);
-            node.consumers++;
-        }
-        if (resource.imported !== null) p.side_effect = true;
-        const next = this.#new_handle(node.resource, resource.version + 1, pass);
-        this.#handles[next & INDEX_MASK].load = load;
-        p.writes.push(next);
-        return next;
+        return this.#nodes.write(pass, handle, mode);
     }
 
     declare_side_effect(pass: number): void {
         this.#expect_pass_building(pass);
-        this.#passes[pass].side_effect = true;
+        this.#nodes.passes[pass].side_effect = true;
     }
 
     // ---- compile ----
@@ -359,18 +271,19 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
         if (this.#state !== GraphState.Building) {
             throw new Error("FrameGraph.compile: the frame is already compiled; reset() before recording the next one");
         }
-        if (this.#scope_depth !== 0) {
+        if (this.#scopes.depth !== 0) {
             throw new Error(
-                `FrameGraph.compile: scope '${this.#scopes[this.#current_scope].name}' is still open (push_scope without pop_scope)`,
+                `FrameGraph.compile: scope '${this.#scopes.name(this.#scopes.current)}' is still open (push_scope without pop_scope)`,
             );
         }
+        const nodes = this.#nodes;
         const executed = schedule_passes(
-            this.#passes,
-            this.#pass_count,
-            this.#handles,
-            this.#handle_count,
-            this.#resources,
-            this.#resource_count,
+            nodes.passes,
+            nodes.pass_count,
+            nodes.handles,
+            nodes.handle_count,
+            nodes.resources,
+            nodes.resource_count,
             this.#cull_stack,
         );
         this.#executed_count = executed;
@@ -380,8 +293,9 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
 
     /** True when the named pass was culled (valid after `compile`); for tests and tools. */
     is_culled(pass_name: string): boolean {
-        for (let i = 0; i < this.#pass_count; i++) {
-            if (this.#passes[i].name === pass_name) return this.#passes[i].culled;
+        const nodes = this.#nodes;
+        for (let i = 0; i < nodes.pass_count; i++) {
+            if (nodes.passes[i].name === pass_name) return nodes.passes[i].culled;
         }
         throw new Error(`FrameGraph.is_culled: no pass named '${pass_name}' this frame`);
     }
@@ -391,12 +305,8 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
      * load; a version nothing later consumes, on a texture the graph owns, is discarded.
      */
     attachment_ops(handle: FrameGraphHandle): { load: GPULoadOp; store: GPUStoreOp } {
-        const node = this.#handle_node(handle, "attachment_ops");
-        return { load: node.load ? "load" : "clear", store: this.#store_op(node) };
-    }
-
-    #store_op(node: HandleNode): GPUStoreOp {
-        return node.live_consumers > 0 || this.#resources[node.resource].imported !== null ? "store" : "discard";
+        const node = this.#nodes.node(handle, "attachment_ops");
+        return { load: node.load ? "load" : "clear", store: this.#nodes.store_op(node) };
     }
 
     // ---- execute ----
@@ -412,85 +322,16 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
             throw new Error("FrameGraph.execute: this frame already executed; reset() before recording the next one");
         }
         this.#state = GraphState.Executed;
-        let encoder = target.encoder;
-        const execution = this.#execution;
-        execution.graphics = target.graphics;
-        execution.encoder = encoder;
-        execution.timer = this.timer;
-        this.timer?.begin_frame();
-        const passes = this.#passes;
-        const open = this.#open_scopes;
-        open.clear();
-        try {
-            for (let i = 0; i < this.#pass_count; i++) {
-                const p = passes[i];
-                if (p.culled) continue;
-                if (segment !== null) {
-                    // each pass on an encoder of its own: close the debug groups of the last one first
-                    this.#enter_scope(encoder, -1);
-                    encoder = segment(p.name, this.root_scope(p.scope));
-                    execution.encoder = encoder;
-                }
-                this.#enter_scope(encoder, p.scope);
-                for (let k = 0; k < p.acquire.length; k++) {
-                    const resource = this.#resources[p.acquire.items[k]];
-                    resource.pooled = this.pool.acquire(resource.descriptor, resource.name);
-                }
-                if (this.debug_groups) encoder.pushDebugGroup(p.name);
-                const root = this.timer === null ? -1 : this.root_scope(p.scope);
-                execution.enter(p.name, root === -1 ? null : this.#scopes[root].name);
-                this.#running_pass = i;
-                try {
-                    p.execute!(p.data, this.#accessor, execution);
-                } catch (error) {
-                    const root = this.root_scope(p.scope);
-                    throw new FramePassError(p.name, root, root === -1 ? null : this.#scopes[root].name, error);
-                }
-                this.#running_pass = -1;
-                if (this.debug_groups) encoder.popDebugGroup();
-                for (let k = 0; k < p.release.length; k++) {
-                    const resource = this.#resources[p.release.items[k]];
-                    this.pool.release(resource.pooled!);
-                }
-            }
-            this.#enter_scope(encoder, -1);
-        } finally {
-            this.#running_pass = -1;
-        }
+        this.#runner.run(target, segment, this);
         return this.#executed_count;
-    }
-
-    // Moves the open debug groups from the previous pass's scope chain to this pass's.
-    #enter_scope(encoder: GPUCommandEncoder, scope: number): void {
-        if (!this.debug_groups) return;
-        const open = this.#open_scopes;
-        const path = this.#scope_path;
-        path.clear();
-        for (let s = scope; s !== -1; s = this.#scopes[s].parent) path.push(s);
-        // path is leaf-first; compare against open (root-first)
-        let common = 0;
-        while (common < open.length && common < path.length && open.items[common] === path.items[path.length - 1 - common]) common++;
-        while (open.length > common) {
-            open.pop();
-            encoder.popDebugGroup();
-        }
-        for (let k = path.length - 1 - common; k >= 0; k--) {
-            open.push(path.items[k]);
-            encoder.pushDebugGroup(this.#scopes[path.items[k]].name);
-        }
     }
 
     /** Forgets this frame's passes and resources, and lets the pool age its textures. */
     reset(): void {
-        this.#pass_count = 0;
-        this.#resource_count = 0;
-        this.#handle_count = 0;
-        this.#scope_count = 0;
-        this.#current_scope = -1;
-        this.#scope_depth = 0;
+        this.#nodes.reset();
+        this.#scopes.reset();
         this.#executed_count = 0;
         this.#state = GraphState.Building;
-        this.#epoch_base = this.#epoch_base + EPOCH_STRIDE >= EPOCH_LIMIT * EPOCH_STRIDE ? 0 : this.#epoch_base + EPOCH_STRIDE;
         this.#frame_index++;
         this.pool.end_frame();
     }
@@ -507,10 +348,11 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
      */
     describe_passes(): { name: string; scope: string | null; culled: boolean }[] {
         const out: { name: string; scope: string | null; culled: boolean }[] = [];
-        for (let i = 0; i < this.#pass_count; i++) {
-            const p = this.#passes[i];
+        const nodes = this.#nodes;
+        for (let i = 0; i < nodes.pass_count; i++) {
+            const p = nodes.passes[i];
             const root = this.root_scope(p.scope);
-            out.push({ name: p.name, scope: root === -1 ? null : this.#scopes[root].name, culled: this.#state !== GraphState.Building && p.culled });
+            out.push({ name: p.name, scope: root === -1 ? null : this.#scopes.name(root), culled: this.#state !== GraphState.Building && p.culled });
         }
         return out;
     }
@@ -521,72 +363,15 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     }
 
     #dump_view() {
-        const passes = this.#passes.slice(0, this.#pass_count);
-        const resources = this.#resources.slice(0, this.#resource_count);
-        const handles = this.#handles.slice(0, this.#handle_count);
-        const scopes = this.#scopes.slice(0, this.#scope_count);
+        const nodes = this.#nodes;
+        const passes = nodes.passes.slice(0, nodes.pass_count);
+        const resources = nodes.resources.slice(0, nodes.resource_count);
+        const handles = nodes.handles.slice(0, nodes.handle_count);
+        const scopes = this.#scopes.records.slice(0, this.#scopes.count);
         return { passes, resources, handles, scopes, compiled: this.#state !== GraphState.Building };
     }
 
     // ---- internals ----
-
-    #new_resource(name: string, descriptor: TextureResourceDescriptor, imported: T | null, view: V | null): number {
-        const index = this.#resource_count++;
-        let resource = this.#resources[index];
-        if (resource === undefined) {
-            resource = new ResourceNode<T, V>();
-            this.#resources.push(resource);
-        }
-        resource.reset(name, descriptor, imported, view);
-        return index;
-    }
-
-    #new_handle(resource: number, version: number, writer: number): FrameGraphHandle {
-        const index = this.#handle_count++;
-        if (index > INDEX_MASK) throw new RangeError(`FrameGraph: more than ${INDEX_MASK + 1} resource versions in one frame (is a pass recorded in a loop that never ends?)`);
-        let node = this.#handles[index];
-        if (node === undefined) {
-            node = new HandleNode();
-            this.#handles.push(node);
-        }
-        node.reset(resource, version, writer);
-        const r = this.#resources[resource];
-        r.version = version;
-        r.latest = index;
-        return this.#epoch_base + index;
-    }
-
-    /** True when `handle` is a handle of this frame (what `#handle_node` checks, without a message to build). */
-    #live_handle(handle: FrameGraphHandle): boolean {
-        return typeof handle === "number" && handle >= this.#epoch_base && handle < this.#epoch_base + this.#handle_count && Number.isInteger(handle);
-    }
-
-    #handle_node(handle: FrameGraphHandle, what: string): HandleNode {
-        if (typeof handle !== "number" || handle < 0 || !Number.isSafeInteger(handle)) {
-            throw new TypeError(`FrameGraph.${what}: ${String(handle)} is not a frame graph handle (an unset record field is -1)`);
-        }
-        const index = handle & INDEX_MASK;
-        if (handle - index !== this.#epoch_base || index >= this.#handle_count) {
-            throw new Error(`FrameGraph.${what}: handle ${handle} belongs to an earlier frame; handles live for one frame`);
-        }
-        return this.#handles[index];
-    }
-
-    #checked_current(pass: number, handle: FrameGraphHandle, verb: string): HandleNode {
-        // the message is built only when the handle is bad: a template literal here would be garbage per call
-        const node = this.#live_handle(handle) ? this.#handles[handle & INDEX_MASK] : this.#handle_node(handle, `${this.#passes[pass].name} ${verb}`);
-        const resource = this.#resources[node.resource];
-        if (resource.latest !== (handle & INDEX_MASK)) {
-            const by = this.#handles[resource.latest].writer;
-            throw new Error(
-                `Frame graph: pass '${this.#passes[pass].name}' ${verb} '${resource.name}' version ${node.version}, ` +
-                    `which was superseded by version ${resource.version}` +
-                    (by !== -1 ? ` (written by pass '${this.#passes[by].name}')` : "") +
-                    `; use the handle that write returned`,
-            );
-        }
-        return node;
-    }
 
     #expect_building(what: string): void {
         if (this.#state !== GraphState.Building) {
@@ -595,14 +380,10 @@ export class FrameGraph<T = GPUTexture, V = GPUTextureView> implements FramePass
     }
 
     #expect_pass_building(pass: number): void {
-        if (this.#state !== GraphState.Building || pass >= this.#pass_count) {
+        if (this.#state !== GraphState.Building || pass >= this.#nodes.pass_count) {
             throw new Error(
-                `Frame graph: the builder of pass '${this.#passes[pass]?.name ?? pass}' is used after its frame was compiled`,
+                `Frame graph: the builder of pass '${this.#nodes.passes[pass]?.name ?? pass}' is used after its frame was compiled`,
             );
         }
     }
-}
-
-function includes(list: IndexList, value: number): boolean {
-    return list.includes(value);
 }
