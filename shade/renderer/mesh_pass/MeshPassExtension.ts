@@ -1,4 +1,3 @@
-import { mat3 } from "gl-matrix";
 import type { FrameExecution } from "../../device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
@@ -9,16 +8,14 @@ import { frame_phase_name } from "../extension/frame_phase_name.js";
 import { RenderExtension } from "../extension/RenderExtension.js";
 import { SceneColor } from "../extension/SceneColor.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
-import { GPUGeometryCache } from "../mesh/GPUGeometryCache.js";
-import { OBJECT_FLOATS } from "../mesh/mesh_wgsl.js";
-import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
-import { write_object_data } from "../mesh/write_object_data.js";
 import { PipelineCache } from "../pipeline/PipelineCache.js";
 import { PipelineKey } from "../pipeline/PipelineKey.js";
 import { UniformBlock } from "../pipeline/UniformBlock.js";
 import type { Camera } from "../scene/Camera.js";
 import type { Mesh } from "../scene/Mesh.js";
-import { MESH_VERTEX_BUFFERS } from "../steps/GBufferStep.js";
+import { MeshPassDeviceState } from "./MeshPassDeviceState.js";
+import { MeshPassDrawList } from "./MeshPassDrawList.js";
+import { KEY_PARTS, KEY_SHADER, make_mesh_pass_pipeline, set_mesh_pass_key, shader_id, type MeshPassPipelineState, type MeshPassVariant } from "./mesh_pass_pipelines.js";
 import { MeshPassTargets } from "./MeshPassTargets.js";
 import { mesh_pass_wgsl } from "./mesh_pass_wgsl.js";
 
@@ -88,63 +85,8 @@ export interface MeshPassExtensionOptions {
     readonly pipelines?: PipelineCache;
 }
 
-interface DeviceState {
-    readonly layout: GPUBindGroupLayout;
-    readonly pipeline_layout: GPUPipelineLayout;
-    readonly geometries: GPUGeometryCache;
-    group: GPUBindGroup | null;
-    group_camera: GPUBuffer | null;
-    group_generation: number;
-    texture: GPUTexture | null;
-}
-
-/** One shader of the pass and the meshes drawn with it this frame (`start`..`end` of the drawn list). */
-interface Variant {
-    readonly name: string;
-    readonly code: string;
-    readonly key: PipelineKey;
-    readonly modules: WeakMap<GPUDevice, GPUShaderModule>;
-    start: number;
-    end: number;
-}
-
-// key parts
-const KEY_SHADER = 0;
-const KEY_BLEND = 1;
-const KEY_CULL = 2;
-const KEY_DEPTH_COMPARE = 3;
-const KEY_COLOR_FORMAT = 4;
-const KEY_DEPTH_FORMAT = 5;
-const KEY_SAMPLES = 6;
-const KEY_DEPTH_WRITE = 7;
-const KEY_PARTS = 8;
-
-const NO_DEPTH = "no depth";
-// numbers, not GPUTextureUsage: this module loads before a process installs the WebGPU globals
-const TARGET_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
+// a number, not GPUTextureUsage: this module loads before a process installs the WebGPU globals
 const DEPTH_USAGE = 0x10; /* RENDER_ATTACHMENT */
-
-let next_shader_id = 1;
-const shader_ids = new Map<string, number>();
-
-function shader_id(code: string): number {
-    let id = shader_ids.get(code);
-    if (id === undefined) shader_ids.set(code, (id = next_shader_id++));
-    return id;
-}
-
-const BLENDS: Record<MeshPassBlend, GPUBlendState | undefined> = {
-    replace: undefined,
-    alpha: {
-        color: { srcFactor: "src-alpha", dstFactor: "one-minus-src-alpha" },
-        alpha: { srcFactor: "one", dstFactor: "one-minus-src-alpha" },
-    },
-    // the scene colour's alpha is left as it was
-    additive: {
-        color: { srcFactor: "one", dstFactor: "one" },
-        alpha: { srcFactor: "zero", dstFactor: "one" },
-    },
-};
 
 /**
  * Draws meshes a second time with a shader of its own (pixi3d's `MeshPass`): an outline shell, a hover rim.
@@ -186,35 +128,23 @@ export class MeshPassExtension extends RenderExtension {
     /** Draw calls issued so far (one per run of drawn meshes sharing a variant and a geometry), for inspection and tests. */
     draw_count = 0;
 
-    // joined meshes, in join order, and their variant indices; removal swaps with the last
-    readonly #meshes: Mesh[] = [];
-    readonly #mesh_variants: number[] = [];
-    #mesh_count = 0;
-    // mesh -> variant index, for "scene" mode's lookup of a scene mesh's variant
-    readonly #joined = new Map<Mesh, number>();
-    readonly #variants: Variant[] = [];
-    // per candidate of this frame: its variant index, or -1 when it is not drawn
-    #candidate_variants = new Int32Array(16);
-    // this frame's drawn meshes (visible, in a scene), grouped by variant; object index = position here
-    readonly #drawn: Mesh[] = [];
-    #drawn_count = 0;
+    readonly #list = new MeshPassDrawList();
+    readonly #variants: MeshPassVariant[] = [];
     readonly #filter: ((mesh: Mesh) => boolean) | null;
-    readonly #objects = new ObjectBuffer();
-    readonly #normal = mat3.create();
-    readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
-    #last_state: DeviceState | null = null;
+    readonly #per_device = new WeakMap<GPUDevice, MeshPassDeviceState>();
+    #last_state: MeshPassDeviceState | null = null;
     readonly #pass_name: string;
     readonly #depth_name: string;
     readonly #prelude: string;
     #color: FrameGraphHandle = -1;
     #depth: FrameGraphHandle = -1;
     #camera_buffer: GPUBuffer | null = null;
-    #color_format: GPUTextureFormat = "rgba16float";
-    #depth_format: GPUTextureFormat | null = "depth32float";
-    #building: Variant | null = null;
+    #building: MeshPassVariant | null = null;
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor;
     readonly #targets: GPUColorTargetState[] = [{ format: "rgba16float" }];
+    // what the pipelines are keyed on: the formats set as the pass records, the rest read from the settings at each use
+    readonly #pipeline: MeshPassPipelineState = { blend: "replace", cull: "back", depth_compare: "less", color_format: "rgba16float", depth_format: "depth32float", depth_write: false };
 
     constructor(options: MeshPassExtensionOptions) {
         super();
@@ -275,7 +205,7 @@ export class MeshPassExtension extends RenderExtension {
         const code = this.#prelude + shader;
         const key = new PipelineKey(KEY_PARTS);
         key.set(KEY_SHADER, shader_id(code));
-        const variant: Variant = { name, code, key, modules: new WeakMap(), start: 0, end: 0 };
+        const variant: MeshPassVariant = { name, code, key, modules: new WeakMap(), start: 0, end: 0 };
         this.#variants.push(variant);
         return variant;
     }
@@ -294,48 +224,28 @@ export class MeshPassExtension extends RenderExtension {
         if (index < 0) {
             throw new RangeError(`MeshPassExtension '${this.name}': no variant '${variant}' (defined: ${this.variant_names.join(", ")}); define it with define_variant first`);
         }
-        const at = this.#joined.get(mesh);
-        if (at === index) return false;
-        this.#joined.set(mesh, index);
-        if (at !== undefined) {
-            const meshes = this.#meshes;
-            for (let i = 0; i < this.#mesh_count; i++) if (meshes[i] === mesh) this.#mesh_variants[i] = index;
-            return true;
-        }
-        this.#meshes[this.#mesh_count] = mesh;
-        this.#mesh_variants[this.#mesh_count++] = index;
-        return true;
+        return this.#list.join(mesh, index);
     }
 
     /** Takes `mesh` out of the pass; false if it had not joined. */
     remove(mesh: Mesh): boolean {
-        if (!this.#joined.delete(mesh)) return false;
-        const meshes = this.#meshes;
-        for (let i = 0; i < this.#mesh_count; i++) {
-            if (meshes[i] !== mesh) continue;
-            const last = --this.#mesh_count;
-            meshes[i] = meshes[last];
-            this.#mesh_variants[i] = this.#mesh_variants[last];
-            meshes[last] = undefined as unknown as Mesh; // drop the reference; the slot is reused
-            return true;
-        }
-        return false;
+        return this.#list.leave(mesh);
     }
 
     /** Whether `mesh` has joined the pass. */
     has(mesh: Mesh): boolean {
-        return this.#joined.has(mesh);
+        return this.#list.has(mesh);
     }
 
     /** The variant `mesh` joined with, or null if it has not joined. */
     variant_of(mesh: Mesh): string | null {
-        const index = this.#joined.get(mesh);
+        const index = this.#list.variant_index(mesh);
         return index === undefined ? null : this.#variants[index].name;
     }
 
     /** How many meshes have joined. */
     get mesh_count(): number {
-        return this.#mesh_count;
+        return this.#list.joined_count;
     }
 
     /** The owned target's texture on the device last recorded with; null without a target or before the first draw. */
@@ -353,20 +263,12 @@ export class MeshPassExtension extends RenderExtension {
     }
 
     override record(frame: FrameContext): void {
-        if (!this.#collect(frame)) return;
+        if (!this.#list.collect(this.meshes === "scene" ? frame.scene.meshes : null, this.#filter, this.#variants)) return;
         if (this.target === null) this.#record_over_scene(frame);
         else this.#record_into_target(frame, this.target);
         const variants = this.#variants;
-        for (let v = 0; v < variants.length; v++) {
-            const key = variants[v].key;
-            key.set(KEY_BLEND, this.blend);
-            key.set(KEY_CULL, this.cull);
-            key.set(KEY_DEPTH_COMPARE, this.depth_compare);
-            key.set(KEY_COLOR_FORMAT, this.#color_format);
-            key.set(KEY_DEPTH_FORMAT, this.#depth_format ?? NO_DEPTH);
-            key.set(KEY_DEPTH_WRITE, this.target === null ? 0 : 1);
-            key.set(KEY_SAMPLES, 1); // graph textures are single-sampled
-        }
+        const pipeline = this.#pipeline_state();
+        for (let v = 0; v < variants.length; v++) set_mesh_pass_key(variants[v].key, pipeline);
         this.frame_update(frame, this.values.data);
     }
 
@@ -381,8 +283,8 @@ export class MeshPassExtension extends RenderExtension {
                     `but the depth is ${depth_info.width}x${depth_info.height} (an upscale ran); record at AfterTransparency instead`,
             );
         }
-        this.#color_format = color_info.format;
-        this.#depth_format = depth_info.format;
+        this.#pipeline.color_format = color_info.format;
+        this.#pipeline.depth_format = depth_info.format;
         this.#camera_buffer = frame.view.camera.buffer;
         const pass = frame.graph.add(this.#pass_name, this, execute_mesh_pass);
         this.#depth = pass.read(depth);
@@ -392,14 +294,9 @@ export class MeshPassExtension extends RenderExtension {
 
     #record_into_target(frame: FrameContext, target: MeshPassTarget): void {
         const device = frame.device;
-        const state = this.#state(device);
-        let texture = state.texture;
-        if (texture === null || texture.width !== target.width || texture.height !== target.height || texture.format !== target.format) {
-            texture?.destroy();
-            texture = state.texture = device.createTexture({ label: this.name, size: { width: target.width, height: target.height }, format: target.format, usage: TARGET_USAGE });
-        }
-        this.#color_format = target.format;
-        this.#depth_format = target.depth;
+        const texture = this.#state(device).target_texture(device, this.name, target);
+        this.#pipeline.color_format = target.format;
+        this.#pipeline.depth_format = target.depth;
         const camera = this.camera;
         if (camera !== null) {
             camera.update(target.width, target.height);
@@ -414,105 +311,27 @@ export class MeshPassExtension extends RenderExtension {
         (frame.has(MeshPassTargets) ? frame.get(MeshPassTargets) : frame.create(MeshPassTargets)).set(this.name, this.#color);
     }
 
-    // Writes the meshes drawn this frame into the object buffer, grouped by variant; false when there are none.
-    #collect(frame: FrameContext): boolean {
-        const scene_mode = this.meshes === "scene";
-        const candidates = scene_mode ? frame.scene.meshes : this.#meshes;
-        const count = scene_mode ? candidates.length : this.#mesh_count;
-        if (this.#candidate_variants.length < count) this.#candidate_variants = new Int32Array(Math.max(count, this.#candidate_variants.length * 2));
-        const chosen = this.#candidate_variants;
-        const filter = this.#filter;
-        let any = false;
-        for (let i = 0; i < count; i++) {
-            const mesh = candidates[i];
-            if (!mesh.visible || mesh.object_id === 0 || (filter !== null && !filter(mesh))) {
-                chosen[i] = -1;
-                continue;
-            }
-            chosen[i] = scene_mode ? (this.#joined.get(mesh) ?? 0) : this.#mesh_variants[i];
-            any = true;
-        }
-        const objects = this.#objects;
-        objects.clear();
-        this.#drawn_count = 0;
-        const variants = this.#variants;
-        for (let v = 0; v < variants.length; v++) {
-            const variant = variants[v];
-            variant.start = this.#drawn_count;
-            if (any) {
-                for (let i = 0; i < count; i++) {
-                    if (chosen[i] !== v) continue;
-                    const mesh = candidates[i];
-                    this.#drawn[this.#drawn_count++] = mesh;
-                    this.#write(mesh);
-                }
-            }
-            variant.end = this.#drawn_count;
-        }
-        return this.#drawn_count > 0;
-    }
-
-    #write(mesh: Mesh): void {
-        mesh.update_matrix();
-        const objects = this.#objects;
-        const o = objects.push();
-        const f = objects.floats;
-        const u = objects.uints;
-        const m = mesh.world_matrix;
-        write_object_data(f, u, o, mesh, this.#normal);
-        // previous_model, where the layout has it: a mesh pass draws no motion, so last frame's is this frame's
-        for (let k = 0; k < 16 && 40 + k < OBJECT_FLOATS; k++) f[o + 40 + k] = m[k];
-    }
-
     /** @internal */
     execute(resources: FrameGraphResources, execution: FrameExecution): void {
         const device = execution.graphics;
         const state = this.#state(device);
-        const objects = this.#objects.upload(device);
+        const list = this.#list;
+        const objects = list.objects.upload(device);
         const values = this.values.upload(device);
-        const camera = this.#camera_buffer!;
-        if (state.group === null || state.group_camera !== camera || state.group_generation !== this.#objects.generation) {
-            state.group = device.createBindGroup({
-                label: `${this.name} bind group`,
-                layout: state.layout,
-                entries: [
-                    { binding: 0, resource: { buffer: camera } },
-                    { binding: 1, resource: { buffer: objects } },
-                    { binding: 2, resource: { buffer: values } },
-                ],
-            });
-            state.group_camera = camera;
-            state.group_generation = this.#objects.generation;
-        }
+        const group = state.bind_group(device, this.name, this.#camera_buffer!, objects, values, list.objects.generation);
         const target = this.target;
         this.#colors[0] = target === null ? resources.color_attachment(this.#color) : resources.color_attachment(this.#color, target.clear);
         this.#descriptor.depthStencilAttachment = this.#depth === -1 ? undefined : resources.depth_attachment(this.#depth);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
-        pass.setBindGroup(0, state.group);
-        const drawn = this.#drawn;
+        pass.setBindGroup(0, group);
         const variants = this.#variants;
         for (let v = 0; v < variants.length; v++) {
             const variant = variants[v];
             if (variant.start === variant.end) continue;
             this.#building = variant;
             pass.setPipeline(this.pipelines.get(device, variant.key.value, build_pipeline, this));
-            // object i is the i-th drawn mesh: a run of meshes sharing a geometry is one instanced draw
-            for (let i = variant.start; i < variant.end; ) {
-                const source = drawn[i].geometry;
-                const skin = drawn[i].skin;
-                let end = i + 1;
-                // a skinned mesh draws alone, with its skin's vertices
-                while (skin === null && end < variant.end && drawn[end].geometry === source && drawn[end].skin === null) end++;
-                const geometry = state.geometries.get(source, skin);
-                pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
-                pass.setVertexBuffer(1, geometry.normal, geometry.normal_offset);
-                pass.setVertexBuffer(2, geometry.uv);
-                pass.setIndexBuffer(geometry.index, geometry.index_format);
-                pass.drawIndexed(geometry.index_count, end - i, 0, 0, i);
-                this.draw_count++;
-                i = end;
-            }
+            list.draw(pass, variant, state.geometries, this);
         }
         this.#building = null;
         pass.end();
@@ -520,24 +339,16 @@ export class MeshPassExtension extends RenderExtension {
 
     /** @internal builds the pipeline of the variant being drawn (called by the cache only for a key it lacks) */
     build_pipeline(device: GPUDevice): GPURenderPipeline {
-        const variant = this.#building!;
-        let module = variant.modules.get(device);
-        if (module === undefined) {
-            module = device.createShaderModule({ label: `${this.name} shader (${variant.name})`, code: variant.code });
-            variant.modules.set(device, module);
-        }
-        const target = this.#targets[0];
-        target.format = this.#color_format;
-        target.blend = BLENDS[this.blend];
-        const depth_format = this.#depth_format;
-        return device.createRenderPipeline({
-            label: `${this.name} pipeline ${variant.name} (${variant.key.value})`,
-            layout: this.#state(device).pipeline_layout,
-            vertex: { module, entryPoint: "vs_main", buffers: MESH_VERTEX_BUFFERS },
-            fragment: { module, entryPoint: "fs_main", targets: this.#targets },
-            primitive: { topology: "triangle-list", cullMode: this.cull, frontFace: "ccw" },
-            depthStencil: depth_format === null ? undefined : { format: depth_format, depthWriteEnabled: this.target !== null, depthCompare: this.depth_compare },
-        });
+        return make_mesh_pass_pipeline(device, this.name, this.#building!, this.#state(device).pipeline_layout, this.#targets, this.#pipeline_state());
+    }
+
+    #pipeline_state(): MeshPassPipelineState {
+        const state = this.#pipeline;
+        state.blend = this.blend;
+        state.cull = this.cull;
+        state.depth_compare = this.depth_compare;
+        state.depth_write = this.target !== null;
+        return state;
     }
 
     #variant_index(name: string): number {
@@ -546,27 +357,10 @@ export class MeshPassExtension extends RenderExtension {
         return -1;
     }
 
-    #state(device: GPUDevice): DeviceState {
+    #state(device: GPUDevice): MeshPassDeviceState {
         let state = this.#per_device.get(device);
         if (state === undefined) {
-            const visibility = GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT;
-            const layout = device.createBindGroupLayout({
-                label: `${this.name} bind group layout`,
-                entries: [
-                    { binding: 0, visibility, buffer: { type: "uniform" } },
-                    { binding: 1, visibility, buffer: { type: "read-only-storage" } },
-                    { binding: 2, visibility, buffer: { type: "uniform" } },
-                ],
-            });
-            state = {
-                layout,
-                pipeline_layout: device.createPipelineLayout({ label: `${this.name} pipeline layout`, bindGroupLayouts: [layout] }),
-                geometries: GPUGeometryCache.of(device),
-                group: null,
-                group_camera: null,
-                group_generation: -1,
-                texture: null,
-            };
+            state = new MeshPassDeviceState(device, this.name);
             this.#per_device.set(device, state);
         }
         this.#last_state = state;
@@ -578,11 +372,7 @@ export class MeshPassExtension extends RenderExtension {
         this.#last_state?.texture?.destroy();
         if (this.#last_state !== null) this.#last_state.texture = null;
         this.#last_state = null;
-        this.#mesh_count = 0;
-        this.#meshes.length = 0;
-        this.#mesh_variants.length = 0;
-        this.#joined.clear();
-        this.#drawn.length = 0;
+        this.#list.clear();
     }
 }
 
