@@ -9,25 +9,30 @@ import { LightsBuffer } from "../mesh/LightsBuffer.js";
 import { LightTiles } from "../mesh/LightTiles.js";
 import { LIGHTING_WGSL } from "../mesh/mesh_wgsl.js";
 import { CAMERA_WGSL } from "../scene/Camera.js";
-import { BindGroupCache } from "../../device/BindGroupCache.js";
 import { FULLSCREEN_VERTEX_WGSL } from "../fullscreen/fullscreen_vertex_wgsl.js";
 import type { Scene } from "../scene/Scene.js";
 import { ShadowMap } from "../shadows/ShadowMap.js";
-import { shadow_layout_entries, SHADOW_WGSL } from "../shadows/shadow_wgsl.js";
+import { SHADOW_WGSL } from "../shadows/shadow_wgsl.js";
 import { use_compute } from "../fullscreen/FullscreenPath.js";
-import { environment_bindings_wgsl, environment_layout_entries, ENVIRONMENT_WGSL } from "../environment/environment_wgsl.js";
+import { environment_bindings_wgsl, ENVIRONMENT_WGSL } from "../environment/environment_wgsl.js";
 import { AmbientOcclusion } from "../extension/AmbientOcclusion.js";
+import {
+    AMBIENT_OCCLUSION_BINDING,
+    compute_group_for,
+    COMPUTE_OUTPUT_BINDING,
+    ENVIRONMENT_BINDING,
+    group_for,
+    key_count,
+    make_lighting_compute,
+    make_lighting_state,
+    variant_of,
+    type LightingDeviceState,
+} from "./make_lighting_pipelines.js";
 
 /** Format of the HDR scene colour. */
 export const SCENE_COLOR_FORMAT: GPUTextureFormat = "rgba16float";
 // storage too: the compute path writes it (FullscreenPath)
 const SCENE_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x08 /* STORAGE_BINDING */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
-/** Binding of the compute path's output (group 0), clear of the raster path's bindings. */
-const COMPUTE_OUTPUT_BINDING = 15;
-/** First of the scene environment's five bindings (16-20, `environment_bindings_wgsl`), past the compute output. */
-const ENVIRONMENT_BINDING = 16;
-/** The published `AmbientOcclusion` texture and its linear sampler (11, 12). */
-const AMBIENT_OCCLUSION_BINDING = 11;
 
 const FRAGMENT_ENTRY = "@fragment\nfn fs_main(in: FullscreenVarying) -> @location(0) vec4f {";
 
@@ -133,32 +138,6 @@ const ENVIRONMENT_SKY_WGSL = /* wgsl */ `
             return vec4f(environment_sky(normalize(far.xyz / far.w - camera.position.xyz)), 1.0);
         }`;
 
-interface DeviceState {
-    readonly pipeline: GPURenderPipeline;
-    readonly layout: GPUBindGroupLayout;
-    readonly groups: BindGroupCache;
-    /** The compute path, built on its first frame (raster devices never build it). */
-    compute: ComputeState | null;
-    readonly shadowed: boolean;
-    /** With the scene environment's bindings (after the shadow keys when shadowed). */
-    readonly environment: boolean;
-    /** With the frame's `AmbientOcclusion` (its two keys last). */
-    readonly ambient_occlusion: boolean;
-    readonly layout_entries: readonly GPUBindGroupLayoutEntry[];
-    readonly shadow_sampler: GPUSampler | null;
-    readonly ambient_occlusion_sampler: GPUSampler | null;
-}
-
-/** The variant's index in the per-variant tables: shadowed 1, environment 2, ambient occlusion 4. */
-function variant_of(shadowed: boolean, environment: boolean, ambient_occlusion: boolean): number {
-    return (shadowed ? 1 : 0) | (environment ? 2 : 0) | (ambient_occlusion ? 4 : 0);
-}
-
-/** Bind group keys of a variant: bindings 0-6 and 10, then shadows (3), environment (5), ambient occlusion (2). */
-function key_count(variant: number): number {
-    return 8 + ((variant & 1) !== 0 ? 3 : 0) + ((variant & 2) !== 0 ? 5 : 0) + ((variant & 4) !== 0 ? 2 : 0);
-}
-
 /**
  * Deferred lighting: shades every G-buffer pixel with the scene's directional light, the point lights binned
  * into its screen tile (up to 256 in the scene; Cook-Torrance GGX) and the ambient term into the HDR scene colour at the internal resolution, published
@@ -182,7 +161,7 @@ export class LightingStep {
     // per variant (variant_of): bindings 0-6, the emissive target (10), then the shadow map's three (7-9) when
     // shadowed, the scene environment's five, the ambient occlusion's texture and sampler
     readonly #keys: unknown[][] = Array.from({ length: 8 }, (_, variant) => Array<unknown>(key_count(variant)).fill(null));
-    readonly #per_device: WeakMap<GPUDevice, DeviceState>[] = Array.from({ length: 8 }, () => new WeakMap<GPUDevice, DeviceState>());
+    readonly #per_device: WeakMap<GPUDevice, LightingDeviceState>[] = Array.from({ length: 8 }, () => new WeakMap<GPUDevice, LightingDeviceState>());
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "lighting", colorAttachments: this.#colors };
     readonly #compute_descriptor: GPUComputePassDescriptor = { label: "lighting (compute)" };
@@ -231,7 +210,7 @@ export class LightingStep {
         const states = this.#per_device[variant];
         let state = states.get(device);
         if (state === undefined) {
-            state = build_state(device, shadowed, environment !== null, occluded);
+            state = make_lighting_state(device, shadowed, environment !== null, occluded, deferred_wgsl(shadowed, environment !== null, occluded), SCENE_COLOR_FORMAT);
             states.set(device, state);
         }
         const lights = this.lights.upload(device, this.#scene!);
@@ -265,7 +244,7 @@ export class LightingStep {
             keys[first + 1] = state.ambient_occlusion_sampler;
         }
         if (use_compute(device, "auto")) {
-            const compute = state.compute ?? (state.compute = build_compute(device, state));
+            const compute = state.compute ?? (state.compute = make_lighting_compute(device, state, deferred_compute_wgsl(state.shadowed, state.environment, state.ambient_occlusion), SCENE_COLOR_FORMAT));
             const output = resources.texture(this.#output);
             this.#compute_descriptor.timestampWrites = execution.timestamp_writes;
             const pass = execution.encoder.beginComputePass(this.#compute_descriptor);
@@ -284,131 +263,6 @@ export class LightingStep {
         pass.draw(3);
         pass.end();
     }
-}
-
-interface ComputeState {
-    readonly pipeline: GPUComputePipeline;
-    readonly layout: GPUBindGroupLayout;
-    // keyed like the raster groups plus the output's view last
-    readonly groups: BindGroupCache;
-    readonly keys: unknown[];
-    readonly shadowed: boolean;
-    readonly environment: boolean;
-    readonly ambient_occlusion: boolean;
-}
-
-function build_compute(device: GPUDevice, state: DeviceState): ComputeState {
-    const label = `lighting (${state.shadowed ? "shadowed, " : ""}${state.environment ? "environment, " : ""}${state.ambient_occlusion ? "ambient occlusion, " : ""}compute)`;
-    const entries: GPUBindGroupLayoutEntry[] = state.layout_entries.map((e) => ({ ...e, visibility: GPUShaderStage.COMPUTE }));
-    entries.push({ binding: COMPUTE_OUTPUT_BINDING, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: "write-only", format: SCENE_COLOR_FORMAT } });
-    const layout = device.createBindGroupLayout({ label: `${label} bind group layout`, entries });
-    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_compute_wgsl(state.shadowed, state.environment, state.ambient_occlusion) });
-    const pipeline = device.createComputePipeline({
-        label: `${label} pipeline`,
-        layout: device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [layout] }),
-        compute: { module, entryPoint: "cs_main" },
-    });
-    return { pipeline, layout, groups: new BindGroupCache(), keys: [], shadowed: state.shadowed, environment: state.environment, ambient_occlusion: state.ambient_occlusion };
-}
-
-function compute_group_for(device: GPUDevice, compute: ComputeState, keys: unknown[], output: GPUTextureView): GPUBindGroup {
-    const all = compute.keys;
-    all.length = keys.length + 1;
-    for (let i = 0; i < keys.length; i++) all[i] = keys[i];
-    all[keys.length] = output;
-    const cached = compute.groups.find(all);
-    if (cached !== null) return cached;
-    const entries = group_entries(keys, compute.shadowed, compute.environment, compute.ambient_occlusion);
-    entries.push({ binding: COMPUTE_OUTPUT_BINDING, resource: output });
-    const group = device.createBindGroup({ label: "lighting bind group (compute)", layout: compute.layout, entries });
-    return compute.groups.add(all, group);
-}
-
-function group_for(device: GPUDevice, state: DeviceState, keys: unknown[]): GPUBindGroup {
-    const cached = state.groups.find(keys);
-    if (cached !== null) return cached;
-    const label = `lighting bind group${state.shadowed ? " (shadowed)" : ""}${state.environment ? " (environment)" : ""}${state.ambient_occlusion ? " (ambient occlusion)" : ""}`;
-    const group = device.createBindGroup({ label, layout: state.layout, entries: group_entries(keys, state.shadowed, state.environment, state.ambient_occlusion) });
-    return state.groups.add(keys, group);
-}
-
-/** The bind group entries of the raster path's keys (the compute path adds its output). */
-function group_entries(keys: unknown[], shadowed: boolean, environment: boolean, ambient_occlusion: boolean): GPUBindGroupEntry[] {
-    const entries: GPUBindGroupEntry[] = [
-            { binding: 0, resource: { buffer: keys[0] as GPUBuffer } },
-            { binding: 1, resource: { buffer: keys[1] as GPUBuffer } },
-            { binding: 2, resource: keys[2] as GPUTextureView },
-            { binding: 3, resource: keys[3] as GPUTextureView },
-            { binding: 4, resource: keys[4] as GPUTextureView },
-            { binding: 5, resource: keys[5] as GPUTextureView },
-            { binding: 6, resource: { buffer: keys[6] as GPUBuffer } },
-            { binding: 10, resource: keys[7] as GPUTextureView },
-    ];
-    if (shadowed) {
-        entries.push(
-            { binding: 7, resource: keys[8] as GPUTextureView },
-            { binding: 8, resource: keys[9] as GPUSampler },
-            { binding: 9, resource: { buffer: keys[10] as GPUBuffer } },
-        );
-    }
-    if (environment) {
-        const first = shadowed ? 11 : 8;
-        entries.push(
-            { binding: ENVIRONMENT_BINDING, resource: keys[first] as GPUTextureView },
-            { binding: ENVIRONMENT_BINDING + 1, resource: keys[first + 1] as GPUTextureView },
-            { binding: ENVIRONMENT_BINDING + 2, resource: keys[first + 2] as GPUTextureView },
-            { binding: ENVIRONMENT_BINDING + 3, resource: keys[first + 3] as GPUSampler },
-            { binding: ENVIRONMENT_BINDING + 4, resource: { buffer: keys[first + 4] as GPUBuffer } },
-        );
-    }
-    if (ambient_occlusion) {
-        const first = keys.length - 2;
-        entries.push(
-            { binding: AMBIENT_OCCLUSION_BINDING, resource: keys[first] as GPUTextureView },
-            { binding: AMBIENT_OCCLUSION_BINDING + 1, resource: keys[first + 1] as GPUSampler },
-        );
-    }
-    return entries;
-}
-
-function build_state(device: GPUDevice, shadowed: boolean, environment: boolean, ambient_occlusion: boolean): DeviceState {
-    const F = GPUShaderStage.FRAGMENT;
-    const variant = [shadowed ? "shadowed" : "", environment ? "environment" : "", ambient_occlusion ? "ambient occlusion" : ""].filter((v) => v !== "").join(", ");
-    const label = variant === "" ? "lighting" : `lighting (${variant})`;
-    const entries: GPUBindGroupLayoutEntry[] = [
-            { binding: 0, visibility: F, buffer: { type: "uniform" } },
-            { binding: 1, visibility: F, buffer: { type: "uniform" } },
-            { binding: 2, visibility: F, texture: { sampleType: "unfilterable-float" } },
-            { binding: 3, visibility: F, texture: { sampleType: "unfilterable-float" } },
-            { binding: 4, visibility: F, texture: { sampleType: "uint" } },
-            { binding: 5, visibility: F, texture: { sampleType: "depth" } },
-            { binding: 6, visibility: F, buffer: { type: "read-only-storage" } },
-            { binding: 10, visibility: F, texture: { sampleType: "unfilterable-float" } },
-    ];
-    if (shadowed) entries.push(...shadow_layout_entries(7, F));
-    if (environment) entries.push(...environment_layout_entries(ENVIRONMENT_BINDING, F));
-    if (ambient_occlusion) {
-        entries.push(
-            { binding: AMBIENT_OCCLUSION_BINDING, visibility: F, texture: { sampleType: "float" } },
-            { binding: AMBIENT_OCCLUSION_BINDING + 1, visibility: F, sampler: { type: "filtering" } },
-        );
-    }
-    const layout = device.createBindGroupLayout({ label: `${label} bind group layout`, entries });
-    const module = device.createShaderModule({ label: `${label} shader`, code: deferred_wgsl(shadowed, environment, ambient_occlusion) });
-    const pipeline = device.createRenderPipeline({
-        label: `${label} pipeline`,
-        layout: device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [layout] }),
-        vertex: { module, entryPoint: "vs_fullscreen" },
-        fragment: { module, entryPoint: "fs_main", targets: [{ format: SCENE_COLOR_FORMAT }] },
-        primitive: { topology: "triangle-list" },
-    });
-    const shadow_sampler = shadowed
-        ? device.createSampler({ label: "shadow comparison sampler", compare: "less-equal", magFilter: "linear", minFilter: "linear" })
-        : null;
-    const ambient_occlusion_sampler = ambient_occlusion
-        ? device.createSampler({ label: "ambient occlusion sampler", magFilter: "linear", minFilter: "linear" })
-        : null;
-    return { pipeline, layout, groups: new BindGroupCache(), shadow_sampler, ambient_occlusion_sampler, compute: null, shadowed, environment, ambient_occlusion, layout_entries: entries };
 }
 
 function execute_lighting(step: LightingStep, resources: FrameGraphResources, execution: FrameExecution): void {
