@@ -183,6 +183,19 @@ export class Renderer {
     }
 
     /**
+     * Whether the skinned meshes sharing a geometry (one skinning group) are drawn as one instanced draw in each
+     * mesh pass, their vertices pulled from the group's buffers; false draws each skinned mesh on its own.
+     * Default true.
+     */
+    get skinned_instancing(): boolean {
+        return this.#skinning.instanced;
+    }
+
+    set skinned_instancing(value: boolean) {
+        this.#skinning.instanced = value;
+    }
+
+    /**
      * The G-buffer's GPU frustum culling (`FrustumCulling`): `enabled` turns it off and on, `culls(device)` says
      * whether this device culls, `read_instance_counts` reads back what the last frame drew of each run.
      */

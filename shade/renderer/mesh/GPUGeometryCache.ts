@@ -1,5 +1,6 @@
 import type { Geometry } from "../geometry/Geometry.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
+import type { SkinBatch } from "./skinned_vertices.js";
 
 /** A geometry's buffers on one device. */
 export interface GPUGeometry {
@@ -21,6 +22,13 @@ export interface GPUGeometry {
     index_count: number;
     version: number;
     vertex_count: number;
+    /**
+     * A skinned mesh's batch (the skinning group whose buffers hold its vertices: meshes of one batch draw as one
+     * instanced draw, pulling their vertices), else null.
+     */
+    skin_batch: SkinBatch | null;
+    /** Where a batched skinned mesh's vertices start in its batch's buffers (a vertex index); 0 otherwise. */
+    skin_base: number;
 }
 
 /**
@@ -102,6 +110,8 @@ export class GPUGeometryCache {
                 index_count: 0,
                 version: -1,
                 vertex_count,
+                skin_batch: null,
+                skin_base: 0,
             };
             this.#entries.set(geometry, entry);
         }
@@ -130,6 +140,11 @@ export class GPUGeometryCache {
         entry.index_count = index.length;
         entry.version = geometry.version;
         return entry;
+    }
+
+    /** The skinning step's output for `skin` on this device (undefined before it first skinned it). */
+    skinned(skin: MeshSkin): GPUGeometry | undefined {
+        return this.#skinned.get(skin);
     }
 
     /** @internal the skinning step's output for `skin` (null: the skin is gone; its buffers are the step's to free) */

@@ -10,6 +10,8 @@ import { material_run_key } from "./material_variant.js";
 import { MaterialWatch } from "./MaterialWatch.js";
 import { MESH_INPUTS, same_inputs, store_inputs } from "./mesh_inputs.js";
 import type { ObjectBuffer } from "./ObjectBuffer.js";
+import type { GPUGeometryCache } from "./GPUGeometryCache.js";
+import type { SkinBatch } from "./skinned_vertices.js";
 
 /** Last frame's world matrix of one mesh, which build wrote it, and what its object slot was written from. */
 interface PreviousTransform {
@@ -26,6 +28,8 @@ interface PreviousTransform {
     object_id: number;
     material_id: number;
     flags: number;
+    /** A batched skinned mesh's vertex base (`GPUGeometry.skin_base`). */
+    skin_base: number;
 }
 
 /**
@@ -34,8 +38,16 @@ interface PreviousTransform {
  */
 export interface DrawRun {
     geometry: Geometry;
-    /** A skinned mesh's skin (its run holds it alone: its vertices are its own), else null. */
+    /**
+     * A skinned mesh's skin (the first mesh's, for a run of a skin batch), else null. A skinned run without a
+     * `batch` holds one mesh, drawn from its own vertices.
+     */
     skin: MeshSkin | null;
+    /**
+     * The skin batch of a run of skinned meshes drawn as one instanced draw, each pulling its vertices from the
+     * batch's buffers at the base its object data holds; null for rigid runs and unbatched skinned meshes.
+     */
+    batch: SkinBatch | null;
     material: StandardMaterial;
     first: number;
     count: number;
@@ -67,6 +79,8 @@ export class MeshDrawList {
     opaque_run_count = 0;
     readonly blended_runs: DrawRun[] = [];
     blended_run_count = 0;
+    /** Opaque runs of a skin batch this frame (each drawn by a pass's pulling pipelines). */
+    batch_run_count = 0;
 
     // frozen opaque rigid meshes, then the rest (live), each sorted by run key then geometry; keys alongside
     readonly #frozen: Mesh[] = [];
@@ -99,6 +113,9 @@ export class MeshDrawList {
     // the texture bits of the material last seen this build (slots may change between frames: worked out anew)
     #bits_material: StandardMaterial | null = null;
     #bits = 0;
+    // where skinned meshes' batches are found this build (null: every skinned mesh drawn alone)
+    #geometries: GPUGeometryCache | null = null;
+    #batch: SkinBatch | null = null;
 
     /**
      * Meshes drawn this frame whose world matrix differs from last frame's (a mesh not drawn last frame does
@@ -127,8 +144,13 @@ export class MeshDrawList {
         return this.#frozen_writes;
     }
 
-    /** Fills `objects` with this frame's meshes and rebuilds the runs. `eye` is the camera position. */
-    build(scene: Scene, objects: ObjectBuffer, eye: ArrayLike<number>): void {
+    /**
+     * Fills `objects` with this frame's meshes and rebuilds the runs. `eye` is the camera position. With
+     * `geometries`, skinned meshes the skinning step batched this frame (`GPUGeometry.skin_batch`) join runs of
+     * their batch; without, each skinned mesh is a run of its own.
+     */
+    build(scene: Scene, objects: ObjectBuffer, eye: ArrayLike<number>, geometries: GPUGeometryCache | null = null): void {
+        this.#geometries = geometries;
         const change = this.#materials.check();
         if (change === 2 || scene !== this.#sorted_scene || scene.version !== this.#sorted_version || this.casters_only !== this.#sorted_casters_only) this.#sort(scene);
         objects.clear();
@@ -136,6 +158,7 @@ export class MeshDrawList {
         this.#bits_material = null;
         this.#moved = 0;
         this.opaque_run_count = 0;
+        this.batch_run_count = 0;
         this.#blended_count = 0;
         const keep =
             change === 0 &&
@@ -186,10 +209,19 @@ export class MeshDrawList {
                 continue;
             }
             const slot = this.#write(objects, mesh, serial, frozen);
-            if (run !== null && key === run_key && run.geometry === mesh.geometry && run.skin === null && mesh.skin === null) {
+            // #write found the mesh's batch (null for a rigid or unbatched mesh)
+            const batch = this.#batch;
+            if (
+                run !== null &&
+                key === run_key &&
+                run.geometry === mesh.geometry &&
+                (mesh.skin === null ? run.skin === null : batch !== null && run.batch === batch)
+            ) {
                 run.count++;
             } else {
                 run = this.#run(this.opaque_runs, this.opaque_run_count++, mesh, slot);
+                run.batch = batch;
+                if (batch !== null) this.batch_run_count++;
                 run_key = key;
             }
         }
@@ -198,11 +230,12 @@ export class MeshDrawList {
     #run(runs: DrawRun[], index: number, mesh: Mesh, first: number): DrawRun {
         let run = runs[index];
         if (run === undefined) {
-            run = { geometry: mesh.geometry, skin: mesh.skin, material: mesh.material, first, count: 1 };
+            run = { geometry: mesh.geometry, skin: mesh.skin, batch: null, material: mesh.material, first, count: 1 };
             runs.push(run);
         } else {
             run.geometry = mesh.geometry;
             run.skin = mesh.skin;
+            run.batch = null;
             run.material = mesh.material;
             run.first = first;
             run.count = 1;
@@ -217,9 +250,19 @@ export class MeshDrawList {
         const index = objects.count;
         let previous = this.#previous.get(mesh);
         if (previous === undefined) {
-            previous = { matrix: new Float32Array(16), build: -1, frozen, slot: -1, moved: false, inputs: new Float32Array(MESH_INPUTS), object_id: 0, material_id: 0, flags: 0 };
+            previous = { matrix: new Float32Array(16), build: -1, frozen, slot: -1, moved: false, inputs: new Float32Array(MESH_INPUTS), object_id: 0, material_id: 0, flags: 0, skin_base: 0 };
             this.#previous.set(mesh, previous);
         }
+        let batch: SkinBatch | null = null;
+        let base = 0;
+        if (mesh.skin !== null && this.#geometries !== null) {
+            const skinned = this.#geometries.skinned(mesh.skin);
+            if (skinned !== undefined && skinned.skin_batch !== null) {
+                batch = skinned.skin_batch;
+                base = skinned.skin_base;
+            }
+        }
+        this.#batch = batch;
         const material = mesh.material;
         // meshes come sorted by material key: a material's texture bits are worked out once per run of it
         if (material !== this.#bits_material) {
@@ -236,6 +279,7 @@ export class MeshDrawList {
             previous.object_id === mesh.object_id &&
             previous.material_id === material.id &&
             previous.flags === flags &&
+            previous.skin_base === base &&
             same_inputs(previous.inputs, mesh, material, bits)
         ) {
             objects.keep();
@@ -251,6 +295,8 @@ export class MeshDrawList {
         const m = mesh.world_matrix;
         write_object_data(f, u, o, mesh, this.#normal, bits);
         u[o + 38] = flags;
+        // the normal matrix's first column's w: a batched skinned mesh's vertex base (skinned_vertices_wgsl)
+        u[o + 19] = base;
         // last frame's matrix (this frame's if it was not drawn last frame), and this frame's kept for the next
         const p = previous.matrix;
         const at = o + 40;
@@ -272,6 +318,7 @@ export class MeshDrawList {
         previous.object_id = mesh.object_id;
         previous.material_id = material.id;
         previous.flags = flags;
+        previous.skin_base = base;
         store_inputs(previous.inputs, mesh, material, bits);
         return index;
     }
@@ -296,7 +343,9 @@ export class MeshDrawList {
             const material = scene.meshes[i].material;
             if (!key_of.has(material)) key_of.set(material, material_run_key(material));
         }
-        const order = (a: Mesh, b: Mesh): number => key_of.get(a.material)! - key_of.get(b.material)! || geometry_key(a.geometry) - geometry_key(b.geometry);
+        // rigid meshes of a geometry before its skinned ones: each kind stays one run
+        const order = (a: Mesh, b: Mesh): number =>
+            key_of.get(a.material)! - key_of.get(b.material)! || geometry_key(a.geometry) - geometry_key(b.geometry) || (a.skin === null ? 0 : 1) - (b.skin === null ? 0 : 1);
         frozen.sort(order);
         live.sort(order);
         this.#frozen_keys = run_keys(frozen, this.#frozen_keys, key_of);

@@ -3,6 +3,7 @@ import type { MaterialBindings } from "./MaterialBindings.js";
 import { material_variant } from "./material_variant.js";
 import type { DrawRun } from "./MeshDrawList.js";
 import { INDIRECT_ARGS_BYTES } from "./FrustumCulling.js";
+import { SKINNED_VERTICES_GROUP } from "./skinned_vertices.js";
 
 /**
  * Which vertex buffers a pass's pipeline reads beyond positions, normals and uvs (0-2): `surface` tangents and
@@ -14,11 +15,16 @@ export type RunVertexBuffers = "plain" | "surface" | "previous";
 /** Which runs `draw_runs` draws: all, only those of unskinned meshes (`static`), or only skinned meshes' runs. */
 export type RunFilter = "all" | "static" | "skinned";
 
+export { SKINNED_VERTICES_GROUP };
+
 /**
  * Draws runs (from `start` to `count`): binds materials and geometry only when they change. With `pipelines` (by
- * `material_variant`) it sets the pipeline whenever the variant changes; without, the caller has set one. With
- * `indirect` (`FrustumCulling.args`: run `i`'s arguments at `i * INDIRECT_ARGS_BYTES`), runs of unskinned meshes
- * are drawn indirectly, with the instances the culling let through. Records into a pass or a render bundle.
+ * `material_variant`, or one for every run) it sets the pipeline whenever the variant changes; without, the caller
+ * has set one. With `indirect` (`FrustumCulling.args`: run `i`'s arguments at `i * INDIRECT_ARGS_BYTES`), runs of
+ * unskinned meshes are drawn indirectly, with the instances the culling let through. With `pulled` (the pass's
+ * pipelines that pull a skin batch's vertices, indexed as `pipelines`, whose layout has the batch's vertices at
+ * `SKINNED_VERTICES_GROUP`), a run of a skin batch is one instanced draw; `pipelines` must then be given too.
+ * Records into a pass or a render bundle.
  */
 export function draw_runs(
     pass: GPURenderPassEncoder | GPURenderBundleEncoder,
@@ -30,14 +36,18 @@ export function draw_runs(
     filter: RunFilter = "all",
     start = 0,
     indirect: GPUBuffer | null = null,
+    pulled: readonly GPURenderPipeline[] | null = null,
 ): void {
     let bound_geometry: GPUGeometry | null = null;
     let bound_source: unknown = null;
     let bound_material: unknown = null;
     let bound_group: GPUBindGroup | null = null;
     let bound_pipeline: GPURenderPipeline | null = null;
+    let bound_pulled = false;
+    let bound_vertices: GPUBindGroup | null = null;
     // what each vertex buffer slot and the index holds: skinned meshes of one geometry share uvs, tangents and
     // indices and differ only in their positions' offsets, so most of a run of them binds two buffers
+    let slot_01: GPUGeometry | null = null;
     let slot_uv: GPUBuffer | null = null;
     let slot_3: GPUBuffer | null = null;
     let slot_3_offset = -1;
@@ -48,11 +58,13 @@ export function draw_runs(
     for (let i = start; i < count; i++) {
         const run = runs[i];
         if (filter !== "all" && (run.skin === null) !== (filter === "static")) continue;
+        const pulling = pulled !== null && run.batch !== null;
         let rebind_extras = false;
-        if (run.material !== bound_material) {
+        if (run.material !== bound_material || pulling !== bound_pulled) {
             if (pipelines !== null) {
                 const variant = material_variant(run.material);
-                const pipeline = pipelines[variant];
+                const set = pulling ? pulled! : pipelines;
+                const pipeline = set.length === 1 ? set[0] : set[variant];
                 if (pipeline !== bound_pipeline) {
                     pass.setPipeline(pipeline);
                     bound_pipeline = pipeline;
@@ -61,33 +73,27 @@ export function draw_runs(
                 rebind_extras = wanted && !extras;
                 extras = wanted;
             }
-            // untextured materials share one group: switching between them binds nothing
-            const group = state.materials.group(run.material);
-            if (group !== bound_group) {
-                pass.setBindGroup(1, group);
-                bound_group = group;
+            if (run.material !== bound_material) {
+                // untextured materials share one group: switching between them binds nothing
+                const group = state.materials.group(run.material);
+                if (group !== bound_group) {
+                    pass.setBindGroup(1, group);
+                    bound_group = group;
+                }
+                bound_material = run.material;
             }
-            bound_material = run.material;
+            bound_pulled = pulling;
         }
         // runs are sorted by material then geometry: many in a row share a geometry, looked up once; a skinned
-        // mesh is a run of its own, drawn with its skin's buffers
+        // mesh's run (one mesh, or a batch's meshes) draws with its skin's buffers
         const source = run.skin ?? run.geometry;
         if (source !== bound_source) {
             bound_source = source;
             const geometry = state.geometries.get(run.geometry, run.skin);
             if (geometry !== bound_geometry) {
-                pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
-                pass.setVertexBuffer(1, geometry.normal, geometry.normal_offset);
                 if (geometry.uv !== slot_uv) {
                     pass.setVertexBuffer(2, geometry.uv);
                     slot_uv = geometry.uv;
-                }
-                if (buffers === "previous") {
-                    if (geometry.previous_position !== slot_3 || geometry.previous_offset !== slot_3_offset) {
-                        pass.setVertexBuffer(3, geometry.previous_position, geometry.previous_offset);
-                        slot_3 = geometry.previous_position;
-                        slot_3_offset = geometry.previous_offset;
-                    }
                 }
                 if (geometry.index !== bound_index) {
                     pass.setIndexBuffer(geometry.index, geometry.index_format);
@@ -97,8 +103,25 @@ export function draw_runs(
                 rebind_extras = extras;
             }
         }
+        const geometry = bound_geometry!;
+        if (pulling) {
+            // positions and normals (this frame's and last frame's) come from the batch's buffers
+            const vertices = run.batch!.vertices;
+            if (vertices !== bound_vertices) {
+                pass.setBindGroup(SKINNED_VERTICES_GROUP, vertices);
+                bound_vertices = vertices;
+            }
+        } else if (slot_01 !== geometry) {
+            pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
+            pass.setVertexBuffer(1, geometry.normal, geometry.normal_offset);
+            slot_01 = geometry;
+            if (buffers === "previous" && (geometry.previous_position !== slot_3 || geometry.previous_offset !== slot_3_offset)) {
+                pass.setVertexBuffer(3, geometry.previous_position, geometry.previous_offset);
+                slot_3 = geometry.previous_position;
+                slot_3_offset = geometry.previous_offset;
+            }
+        }
         if (rebind_extras) {
-            const geometry = bound_geometry!;
             if (geometry.tangent !== slot_3) {
                 pass.setVertexBuffer(3, geometry.tangent);
                 slot_3 = geometry.tangent;
@@ -110,7 +133,7 @@ export function draw_runs(
             }
         }
         if (indirect !== null && run.skin === null) pass.drawIndexedIndirect(indirect, i * INDIRECT_ARGS_BYTES);
-        else pass.drawIndexed(bound_geometry!.index_count, run.count, 0, 0, run.first);
+        else pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);
     }
 }
 

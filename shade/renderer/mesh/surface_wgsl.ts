@@ -1,4 +1,5 @@
 import { MESH_VERTEX_WGSL } from "./mesh_wgsl.js";
+import { SKINNED_VERTICES_GROUP, skinned_vertices_wgsl } from "./skinned_vertices.js";
 
 /**
  * Vertex buffer layouts of the passes that shade a material's surface (G-buffer, transparency): positions,
@@ -176,5 +177,47 @@ fn material_surface(in: SurfaceVarying, front: bool, masked: bool) -> Surface {
     s.occlusion = 1.0 + o.params.w * (occlusion - 1.0);
     s.emissive = o.surface.rgb * emissive;
     return s;
+}
+`;
+
+/** `SURFACE_VERTEX_BUFFERS` of a pipeline that pulls a skin batch's positions and normals: uvs, tangents, uv1. */
+export const SURFACE_VERTEX_BUFFERS_PULLED: (GPUVertexBufferLayout | null)[] = [null, null, ...SURFACE_VERTEX_BUFFERS.slice(2)];
+
+/** The uvs alone (buffer 2), for pulling pipelines of the three-buffer layout. */
+export const UV_VERTEX_BUFFERS_PULLED: (GPUVertexBufferLayout | null)[] = [null, null, SURFACE_VERTEX_BUFFERS[2]];
+
+/**
+ * The surface's vertex entries for a skin batch's meshes (`vs_surface_pulled`, `vs_surface_basic_pulled`): as
+ * `vs_surface` and `vs_surface_basic`, with positions and normals pulled from the batch's buffers at the object's
+ * vertex base (`skinned_vertices_wgsl` at `SKINNED_VERTICES_GROUP`). Append to a shader that includes `SURFACE_WGSL`.
+ */
+export const SURFACE_PULLED_WGSL = /* wgsl */ `
+${skinned_vertices_wgsl(SKINNED_VERTICES_GROUP)}
+@vertex
+fn vs_surface_pulled(
+    @builtin(vertex_index) vertex: u32,
+    @location(2) uv: vec2f,
+    @location(4) tangent: vec4f,
+    @location(5) uv1: vec2f,
+    @builtin(instance_index) instance: u32,
+) -> SurfaceVarying {
+    let object = visible[instance];
+    let base = skin_base(objects[object].normal_0);
+    var out = surface_varying(skinned_position(base, vertex), skinned_normal(base, vertex), uv, object);
+    let model = objects[object].model;
+    out.tangent = vec4f(mat3x3f(model[0].xyz, model[1].xyz, model[2].xyz) * tangent.xyz, tangent.w);
+    out.uv1 = uv1;
+    return out;
+}
+
+@vertex
+fn vs_surface_basic_pulled(
+    @builtin(vertex_index) vertex: u32,
+    @location(2) uv: vec2f,
+    @builtin(instance_index) instance: u32,
+) -> SurfaceVarying {
+    let object = visible[instance];
+    let base = skin_base(objects[object].normal_0);
+    return surface_varying(skinned_position(base, vertex), skinned_normal(base, vertex), uv, object);
 }
 `;

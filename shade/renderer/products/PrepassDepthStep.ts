@@ -3,7 +3,8 @@ import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
 import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDescriptor.js";
 import type { FrameContext } from "../extension/FrameContext.js";
-import { SURFACE_VERTEX_BUFFERS, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
+import { SURFACE_PULLED_WGSL, SURFACE_VERTEX_BUFFERS, SURFACE_VERTEX_BUFFERS_PULLED, SURFACE_WGSL, UV_VERTEX_BUFFERS_PULLED } from "../mesh/surface_wgsl.js";
+import { skinned_vertices_layout } from "../mesh/skinned_vertices.js";
 import type { Scene } from "../scene/Scene.js";
 import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS, type GBufferStep } from "../steps/GBufferStep.js";
 import { PrepassDepth } from "./PrepassDepth.js";
@@ -16,6 +17,7 @@ const DEPTH_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 
 // the depths match bit for bit, and the G-buffer's "equal" test passes on exactly the surfaces drawn here.
 const PREPASS_WGSL = /* wgsl */ `
 ${SURFACE_WGSL}
+${SURFACE_PULLED_WGSL}
 
 struct DepthVarying {
     @builtin(position) @invariant clip: vec4f,
@@ -30,6 +32,15 @@ fn vs_depth(@location(0) position: vec3f, @builtin(instance_index) instance: u32
     return out;
 }
 
+@vertex
+fn vs_depth_pulled(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> DepthVarying {
+    let o = objects[visible[instance]];
+    let world = o.model * vec4f(skinned_position(skin_base(o.normal_0), vertex), 1.0);
+    var out: DepthVarying;
+    out.clip = camera.view_projection * world;
+    return out;
+}
+
 @fragment
 fn fs_depth_masked(in: SurfaceVarying, @builtin(front_facing) front: bool) {
     _ = material_surface(in, front, true);
@@ -39,6 +50,10 @@ fn fs_depth_masked(in: SurfaceVarying, @builtin(front_facing) front: bool) {
 interface DeviceState {
     /** By `material_variant`, as the G-buffer's (cull mode, masked, vertex buffers); opaque variants share. */
     readonly pipelines: readonly GPURenderPipeline[];
+    /** The same pulling a skin batch's vertices; made when first drawn. */
+    pulled: readonly GPURenderPipeline[] | null;
+    readonly module: GPUShaderModule;
+    readonly pulled_layout: GPUPipelineLayout;
 }
 
 /**
@@ -78,7 +93,7 @@ export class PrepassDepthStep {
         const list = gbuffer.draw_list;
         if (list.opaque_run_count > 0) {
             pass.setBindGroup(0, group);
-            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "surface", state.pipelines, "all", 0, gbuffer.indirect(device));
+            draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "surface", state.pipelines, "all", 0, gbuffer.indirect(device), list.batch_run_count > 0 ? (state.pulled ??= make_pipelines(device, state.module, state.pulled_layout, true)) : null);
         }
         pass.end();
     }
@@ -100,13 +115,23 @@ function execute_prepass(step: PrepassDepthStep, resources: FrameGraphResources,
 function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, material_layout: GPUBindGroupLayout): DeviceState {
     const module = device.createShaderModule({ label: "depth prepass shader", code: PREPASS_WGSL });
     const layout = device.createPipelineLayout({ label: "depth prepass pipeline layout", bindGroupLayouts: [scene_layout, material_layout] });
+    const pulled_layout = device.createPipelineLayout({
+        label: "depth prepass pipeline layout (skin batch vertices)",
+        bindGroupLayouts: [scene_layout, material_layout, skinned_vertices_layout(device)],
+    });
+    return { pipelines: make_pipelines(device, module, layout, false), pulled: null, module, pulled_layout };
+}
+
+// by material_variant; `pulled`: positions (and the masked variants' normals) from a skin batch's buffers
+function make_pipelines(device: GPUDevice, module: GPUShaderModule, layout: GPUPipelineLayout, pulled: boolean): GPURenderPipeline[] {
     const depthStencil: GPUDepthStencilState = { format: GBUFFER_FORMATS.depth, depthWriteEnabled: true, depthCompare: "less" };
+    const batch = pulled ? " (skin batch)" : "";
     // opaque: positions only (draw_runs binds the other buffers too; the pipeline ignores them)
     const opaque = [false, true].map((double_sided) =>
         device.createRenderPipeline({
-            label: `depth prepass pipeline${double_sided ? " (double-sided)" : ""}`,
+            label: `depth prepass pipeline${double_sided ? " (double-sided)" : ""}${batch}`,
             layout,
-            vertex: { module, entryPoint: "vs_depth", buffers: MESH_VERTEX_BUFFERS.slice(0, 1) },
+            vertex: pulled ? { module, entryPoint: "vs_depth_pulled" } : { module, entryPoint: "vs_depth", buffers: MESH_VERTEX_BUFFERS.slice(0, 1) },
             primitive: { topology: "triangle-list", cullMode: double_sided ? "none" : "back", frontFace: "ccw" },
             depthStencil,
         }),
@@ -120,16 +145,23 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
             pipelines.push(opaque[double_sided ? 1 : 0]);
             continue;
         }
+        const vertex: GPUVertexState = pulled
+            ? surface
+                ? { module, entryPoint: "vs_surface_pulled", buffers: SURFACE_VERTEX_BUFFERS_PULLED }
+                : { module, entryPoint: "vs_surface_basic_pulled", buffers: UV_VERTEX_BUFFERS_PULLED }
+            : surface
+              ? { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS }
+              : { module, entryPoint: "vs_surface_basic", buffers: MESH_VERTEX_BUFFERS };
         pipelines.push(
             device.createRenderPipeline({
-                label: `depth prepass pipeline (masked)${double_sided ? " (double-sided)" : ""}${surface ? " (tangents, uv1)" : ""}`,
+                label: `depth prepass pipeline (masked)${double_sided ? " (double-sided)" : ""}${surface ? " (tangents, uv1)" : ""}${batch}`,
                 layout,
-                vertex: surface ? { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS } : { module, entryPoint: "vs_surface_basic", buffers: MESH_VERTEX_BUFFERS },
+                vertex,
                 fragment: { module, entryPoint: "fs_depth_masked", targets: [] },
                 primitive: { topology: "triangle-list", cullMode: double_sided ? "none" : "back", frontFace: "ccw" },
                 depthStencil,
             }),
         );
     }
-    return { pipelines };
+    return pipelines;
 }

@@ -11,24 +11,27 @@ import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS_WITH_PREVIOUS, type GBu
 import { Velocity, VELOCITY_FORMAT } from "./Velocity.js";
 import { RunBundle } from "../steps/RunBundle.js";
 import type { MeshDrawList } from "../mesh/MeshDrawList.js";
+import { empty_skinned_vertices, SKINNED_VERTICES_GROUP, skinned_vertices_layout, skinned_vertices_wgsl } from "../mesh/skinned_vertices.js";
 
 const VELOCITY_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 /** Float offset of `jitter.xy` in the camera's uniform block (CAMERA_WGSL). */
 const CAMERA_JITTER = 88;
 
-// Meshes bind the G-buffer's groups 0 (camera, objects) and 1 (material, unused here); the static draw's pipeline
-// has a layout of its own whose group 0 binds the camera and the depth, and group 2 the same params. The depth is
+// Meshes bind the G-buffer's groups 0 (camera, objects) and 1 (material, unused here), 2 a skin batch's vertices
+// (the pulling pipeline's; the rigid one shares its layout and ignores them) and 3 the params; the static draw's
+// pipeline has a layout of its own whose group 0 binds the camera and the depth, and group 3 the same params. The depth is
 // a read-only attachment and a texture at once: the static draw reads every pixel's depth, the meshes test
 // "less-equal" against it and, repeating the G-buffer's (invariant) positions, land only on their visible surfaces.
 const VELOCITY_WGSL = /* wgsl */ `
 ${MESH_VERTEX_WGSL}
+${skinned_vertices_wgsl(SKINNED_VERTICES_GROUP)}
 
 struct VelocityParams {
     // last frame's clip-space jitter (this frame's is camera.jitter.xy)
     previous_jitter: vec2f,
     _pad: vec2f,
 };
-@group(2) @binding(0) var<uniform> params: VelocityParams;
+@group(3) @binding(0) var<uniform> params: VelocityParams;
 
 // NDC with the jitter taken out (a jitter j moves the image by -j in NDC) -> uv motion (y down)
 fn motion(current_ndc: vec2f, previous_ndc: vec2f) -> vec2f {
@@ -55,6 +58,19 @@ fn vs_velocity(
     out.clip = camera.view_projection * world;
     out.current = out.clip;
     out.previous = camera.previous_view_projection * (o.previous_model * vec4f(previous_position, 1.0));
+    return out;
+}
+
+// a skin batch's mesh: this frame's and last frame's positions pulled from the batch at the object's base
+@vertex
+fn vs_velocity_pulled(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VelocityVarying {
+    let o = objects[visible[instance]];
+    let base = skin_base(o.normal_0);
+    let world = o.model * vec4f(skinned_position(base, vertex), 1.0);
+    var out: VelocityVarying;
+    out.clip = camera.view_projection * world;
+    out.current = out.clip;
+    out.previous = camera.previous_view_projection * (o.previous_model * vec4f(skinned_previous(base, vertex), 1.0));
     return out;
 }
 
@@ -88,6 +104,8 @@ interface DeviceState {
     readonly mesh_pipeline: GPURenderPipeline;
     /** `[mesh_pipeline]` (what `StaticRunsKey` compares). */
     readonly mesh_pipelines: readonly GPURenderPipeline[];
+    /** `[the pipeline pulling a skin batch's vertices]` (`draw_runs`' `pulled`). */
+    readonly pulled_pipelines: readonly GPURenderPipeline[];
     /** The static runs' motion draws past the frozen part, replayed while their key holds (`GBufferStep.bundles`). */
     readonly bundle: RunBundle;
     /** The frozen part's, replayed in frames where one of its meshes moved. */
@@ -99,6 +117,7 @@ interface DeviceState {
     // camera and depth, for the static draw: keyed by both
     readonly static_groups: BindGroupCache;
     readonly empty_group: GPUBindGroup;
+    readonly no_skinned_vertices: GPUBindGroup;
 }
 
 /**
@@ -156,11 +175,13 @@ export class VelocityStep {
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
-        pass.setBindGroup(2, state.params_group);
+        pass.setBindGroup(3, state.params_group);
         pass.setPipeline(state.static_pipeline);
         pass.setBindGroup(0, static_group(device, state, this.#keys, this.#camera!, resources.view(this.#depth)));
         pass.setBindGroup(1, state.empty_group);
+        pass.setBindGroup(2, state.empty_group);
         pass.draw(3);
+        pass.setBindGroup(SKINNED_VERTICES_GROUP, empty_skinned_vertices(device));
         const list = gbuffer.draw_list;
         // runs of meshes known still (frozen, none moved) have the camera's motion alone: the full-screen draw's
         if (list.opaque_run_count > list.still_runs) {
@@ -180,15 +201,14 @@ export class VelocityStep {
                 if (list.still_runs === 0 && frozen > 0) this.#replay(device, pass, state.frozen_bundle, 0, frozen);
                 this.#replay(device, pass, state.bundle, frozen, list.opaque_run_count);
                 if (state.bundle.key.skinned_count > 0) {
-                    pass.setPipeline(state.mesh_pipeline);
                     pass.setBindGroup(0, group);
-                    pass.setBindGroup(2, state.params_group);
-                    draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", null, "skinned", list.still_runs);
+                    pass.setBindGroup(SKINNED_VERTICES_GROUP, empty_skinned_vertices(device));
+                    pass.setBindGroup(3, state.params_group);
+                    draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", state.mesh_pipelines, "skinned", list.still_runs, null, state.pulled_pipelines);
                 }
             } else {
-                pass.setPipeline(state.mesh_pipeline);
                 pass.setBindGroup(0, group);
-                draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", null, "all", list.still_runs, indirect);
+                draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", state.mesh_pipelines, "all", list.still_runs, indirect, state.pulled_pipelines);
             }
         }
         pass.end();
@@ -242,10 +262,10 @@ function one_variant(): number {
 function record_static_runs(r: VelocityRecording, encoder: GPURenderBundleEncoder): void {
     const state = r.state!;
     const list = r.list!;
-    encoder.setPipeline(state.mesh_pipeline);
     encoder.setBindGroup(0, r.group!);
-    encoder.setBindGroup(2, state.params_group);
-    draw_runs(encoder, r.gbuffer_state!, list.opaque_runs, r.count, "previous", null, "static", r.start, r.indirect);
+    encoder.setBindGroup(SKINNED_VERTICES_GROUP, state.no_skinned_vertices);
+    encoder.setBindGroup(3, state.params_group);
+    draw_runs(encoder, r.gbuffer_state!, list.opaque_runs, r.count, "previous", state.mesh_pipelines, "static", r.start, r.indirect);
 }
 
 function execute_velocity(step: VelocityStep, resources: FrameGraphResources, execution: FrameExecution): void {
@@ -277,10 +297,13 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
         entries: [uniform, { binding: 1, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: "depth" } }],
     });
     const empty_layout = device.createBindGroupLayout({ label: "velocity empty bind group layout", entries: [] });
-    const layout = device.createPipelineLayout({ label: "velocity pipeline layout", bindGroupLayouts: [scene_layout, material_layout, params_layout] });
+    const layout = device.createPipelineLayout({
+        label: "velocity pipeline layout",
+        bindGroupLayouts: [scene_layout, material_layout, skinned_vertices_layout(device), params_layout],
+    });
     const static_pipeline_layout = device.createPipelineLayout({
         label: "velocity static pipeline layout",
-        bindGroupLayouts: [static_layout, empty_layout, params_layout],
+        bindGroupLayouts: [static_layout, empty_layout, empty_layout, params_layout],
     });
     const module = device.createShaderModule({ label: "velocity shader", code: VELOCITY_WGSL });
     const depthStencil: GPUDepthStencilState = { format: GBUFFER_FORMATS.depth, depthWriteEnabled: false, depthCompare: "less-equal" };
@@ -289,6 +312,14 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
         label: "velocity mesh pipeline",
         layout,
         vertex: { module, entryPoint: "vs_velocity", buffers: MESH_VERTEX_BUFFERS_WITH_PREVIOUS },
+        fragment: { module, entryPoint: "fs_velocity", targets },
+        primitive: { topology: "triangle-list", cullMode: "back", frontFace: "ccw" },
+        depthStencil,
+    });
+    const pulled_pipeline = device.createRenderPipeline({
+        label: "velocity mesh pipeline (skin batch)",
+        layout,
+        vertex: { module, entryPoint: "vs_velocity_pulled" },
         fragment: { module, entryPoint: "fs_velocity", targets },
         primitive: { topology: "triangle-list", cullMode: "back", frontFace: "ccw" },
         depthStencil,
@@ -310,6 +341,7 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
     return {
         mesh_pipeline,
         mesh_pipelines: [mesh_pipeline],
+        pulled_pipelines: [pulled_pipeline],
         bundle: new RunBundle("velocity static draws"),
         frozen_bundle: new RunBundle("velocity frozen draws"),
         static_pipeline,
@@ -318,5 +350,6 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
         params_group,
         static_groups: new BindGroupCache(8),
         empty_group: device.createBindGroup({ label: "velocity empty bind group", layout: empty_layout, entries: [] }),
+        no_skinned_vertices: empty_skinned_vertices(device),
     };
 }

@@ -2,23 +2,23 @@ import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { FrameExecution } from "../../device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
-import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDescriptor.js";
 import type { FrameContext } from "../extension/FrameContext.js";
 import { FramePhase } from "../extension/FramePhase.js";
 import { RenderExtension } from "../extension/RenderExtension.js";
 import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
-import { MaterialBindings } from "../mesh/MaterialBindings.js";
 import { MeshDrawList } from "../mesh/MeshDrawList.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
-import { OBJECT_FLOATS, OBJECT_WGSL } from "../mesh/mesh_wgsl.js";
+import { OBJECT_FLOATS } from "../mesh/mesh_wgsl.js";
 import type { Geometry } from "../geometry/Geometry.js";
 import { geometry_bounds } from "../geometry/geometry_bounds.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import { MAX_SHADOW_CASCADES, SHADOW_CASCADES_FLOATS, ShadowCascades } from "./ShadowCascades.js";
 import { ShadowMap } from "./ShadowMap.js";
+import { build_shadow_state, make_pulled_shadow_pipelines, type ShadowDeviceState } from "./ShadowDeviceState.js";
+import { CASTER_STRIDE } from "./shadow_casters_wgsl.js";
+import { SKINNED_VERTICES_GROUP, type SkinBatch } from "../mesh/skinned_vertices.js";
 
-/** Format of the shadow atlas. */
-export const SHADOW_MAP_FORMAT: GPUTextureFormat = "depth32float";
+export { SHADOW_MAP_FORMAT } from "./ShadowDeviceState.js";
 
 export interface ShadowExtensionOptions {
     /** Cascades, 1 to 4. Default 3. */
@@ -35,74 +35,13 @@ export interface ShadowExtensionOptions {
     readonly depth_bias?: number;
 }
 
-const CASTER_STRIDE = 256; // minUniformBufferOffsetAlignment's largest allowed value
-const CASTER_WGSL = /* wgsl */ `
-${OBJECT_WGSL}
-@group(0) @binding(0) var<uniform> light_view_projection: mat4x4f;
-@group(0) @binding(1) var<storage, read> objects: array<ObjectData>;
-// the objects of each cascade that survived culling; instance_index walks this list
-@group(0) @binding(2) var<storage, read> casters: array<u32>;
-
-@vertex
-fn vs_caster(@location(0) position: vec3f, @builtin(instance_index) instance: u32) -> @builtin(position) vec4f {
-    return light_view_projection * (objects[casters[instance]].model * vec4f(position, 1.0));
-}
-
-// masked materials cut their holes into the shadow too: the base colour's coverage against the cutoff, as the
-// G-buffer does (group 1: the material's bindings, of which only the base colour is read)
-@group(1) @binding(0) var base_color_texture: texture_2d<f32>;
-@group(1) @binding(1) var base_color_sampler: sampler;
-
-struct MaskedVarying {
-    @builtin(position) clip: vec4f,
-    @location(0) uv: vec2f,
-    // base colour alpha, alpha cutoff, whether the base colour texture is bound (1) or not (0)
-    @location(1) @interpolate(flat) coverage: vec3f,
-};
-
-@vertex
-fn vs_masked_caster(@location(0) position: vec3f, @location(1) uv: vec2f, @location(2) uv1: vec2f, @builtin(instance_index) instance: u32) -> MaskedVarying {
-    let o = objects[casters[instance]];
-    var out: MaskedVarying;
-    out.clip = light_view_projection * (o.model * vec4f(position, 1.0));
-    // texture bits: bit 0 the base colour on uv set 1, bit 9 it is bound
-    out.uv = select(uv, uv1, (o.ids.w & 1u) != 0u);
-    out.coverage = vec3f(o.base_color.a, o.surface.w, select(0.0, 1.0, (o.ids.w & 512u) != 0u));
-    return out;
-}
-
-@fragment
-fn fs_masked_caster(in: MaskedVarying) {
-    let texel = textureSample(base_color_texture, base_color_sampler, in.uv).a;
-    if (in.coverage.x * mix(1.0, texel, in.coverage.z) < in.coverage.y) { discard; }
-}
-`;
-
-interface DeviceState {
-    readonly pipeline: GPURenderPipeline;
-    /** Casters of masked materials: the cutoff's holes in the shadow (positions, uvs, uv1; material at group 1). */
-    readonly masked_pipeline: GPURenderPipeline;
-    readonly materials: MaterialBindings;
-    readonly layout: GPUBindGroupLayout;
-    readonly texture: GPUTexture;
-    readonly texture_descriptor: TextureResourceDescriptor;
-    /** The `ShadowCascades` block the lighting reads. */
-    readonly uniforms: GPUBuffer;
-    /** One light view-projection per cascade, `CASTER_STRIDE` apart. */
-    readonly casters: GPUBuffer;
-    readonly geometries: GPUGeometryCache;
-    readonly groups: GPUBindGroup[];
-    groups_generation: number;
-    /** The culled object indices of every cascade, back to back (grow-only). */
-    caster_indices: GPUBuffer;
-    groups_indices: GPUBuffer | null;
-}
-
 /** One instanced draw of a cascade: `count` casters of one geometry from `first` in the caster list. */
 interface CasterRun {
     geometry: Geometry;
-    /** A skinned caster's skin (its run holds it alone), else null. */
+    /** A skinned caster's skin (the first's, for a skin batch's run), else null. */
     skin: MeshSkin | null;
+    /** The skin batch whose casters the run draws (positions pulled), else null. */
+    batch: SkinBatch | null;
     material: StandardMaterial;
     first: number;
     count: number;
@@ -132,8 +71,8 @@ export class ShadowExtension extends RenderExtension {
     readonly #objects = new ObjectBuffer();
     readonly #uniform_data = new Float32Array(SHADOW_CASCADES_FLOATS);
     readonly #caster_data = new Float32Array((CASTER_STRIDE / 4) * MAX_SHADOW_CASCADES);
-    readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
-    #last: DeviceState | null = null;
+    readonly #per_device = new WeakMap<GPUDevice, ShadowDeviceState>();
+    #last: ShadowDeviceState | null = null;
     #map: FrameGraphHandle = -1;
     #indices = new Uint32Array(256);
     #index_count = 0;
@@ -170,7 +109,7 @@ export class ShadowExtension extends RenderExtension {
         const camera = frame.view.camera;
         const size = frame.internal_resolution;
         this.cascades.fit(camera, size[0] / size[1], scene.sun.direction, this.cascade_count, this.distance, this.split_lambda, this.resolution, this.caster_distance);
-        this.#draw_list.build(scene, this.#objects, camera.position);
+        this.#draw_list.build(scene, this.#objects, camera.position, GPUGeometryCache.of(frame.device));
         this.#cull();
         const state = this.#state(frame.device);
         const graph = frame.graph;
@@ -237,22 +176,33 @@ export class ShadowExtension extends RenderExtension {
                 pass.setBindGroup(0, state.groups[c]);
                 let bound: GPUGeometry | null = null;
                 let bound_material: StandardMaterial | null = null;
+                let bound_vertices: GPUBindGroup | null = null;
                 for (let i = 0; i < count; i++) {
                     const run = runs[i];
                     const masked = run.material.transparency === "masked";
-                    const pipeline = masked ? state.masked_pipeline : state.pipeline;
+                    const batch = run.batch;
+                    let pipeline = masked ? state.masked_pipeline : state.pipeline;
+                    if (batch !== null) {
+                        const pulled = (state.pulled ??= make_pulled_shadow_pipelines(device, state));
+                        pipeline = masked ? pulled.masked_pipeline : pulled.pipeline;
+                    }
                     if (pipeline !== bound_pipeline) {
                         pass.setPipeline(pipeline);
                         bound_pipeline = pipeline;
                         bound = null;
                     }
-                    if (masked && run.material !== bound_material) {
+                    // a batch's pipelines have the material's group too (masked or not)
+                    if ((masked || batch !== null) && run.material !== bound_material) {
                         pass.setBindGroup(1, state.materials.group(run.material));
                         bound_material = run.material;
                     }
+                    if (batch !== null && batch.vertices !== bound_vertices) {
+                        pass.setBindGroup(SKINNED_VERTICES_GROUP, batch.vertices);
+                        bound_vertices = batch.vertices;
+                    }
                     const geometry = state.geometries.get(run.geometry, run.skin);
                     if (geometry !== bound) {
-                        pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
+                        if (batch === null) pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
                         if (masked) {
                             pass.setVertexBuffer(1, geometry.uv);
                             pass.setVertexBuffer(2, geometry.uv1);
@@ -318,9 +268,10 @@ export class ShadowExtension extends RenderExtension {
                 }
                 if (n === first) continue;
                 let run = runs[run_count];
-                if (run === undefined) run = runs[run_count] = { geometry: source.geometry, skin: source.skin, material: source.material, first, count: 0 };
+                if (run === undefined) run = runs[run_count] = { geometry: source.geometry, skin: source.skin, batch: source.batch, material: source.material, first, count: 0 };
                 run.geometry = source.geometry;
                 run.skin = source.skin;
+                run.batch = source.batch;
                 run.material = source.material;
                 run.first = first;
                 run.count = n - first;
@@ -332,10 +283,10 @@ export class ShadowExtension extends RenderExtension {
         this.#index_count = n;
     }
 
-    #state(device: GPUDevice): DeviceState {
+    #state(device: GPUDevice): ShadowDeviceState {
         let state = this.#per_device.get(device);
         if (state === undefined) {
-            state = build_state(device, this.resolution * this.cascade_count, this.resolution);
+            state = build_shadow_state(device, this.resolution * this.cascade_count, this.resolution);
             this.#per_device.set(device, state);
             this.#last = state;
         }
@@ -359,54 +310,6 @@ function positive(value: number, name: string): number {
         throw new RangeError(`ShadowExtension: ${name} must be a positive number, got ${String(value)}`);
     }
     return value;
-}
-
-function build_state(device: GPUDevice, width: number, height: number): DeviceState {
-    const max = device.limits.maxTextureDimension2D;
-    if (width > max) {
-        throw new RangeError(`ShadowExtension: the shadow atlas would be ${width}x${height}, wider than this device's maxTextureDimension2D (${max}); use fewer cascades or a lower resolution`);
-    }
-    const layout = device.createBindGroupLayout({
-        label: "shadow caster bind group layout",
-        entries: [
-            { binding: 0, visibility: GPUShaderStage.VERTEX, buffer: { type: "uniform" } },
-            { binding: 1, visibility: GPUShaderStage.VERTEX, buffer: { type: "read-only-storage" } },
-            { binding: 2, visibility: GPUShaderStage.VERTEX, buffer: { type: "read-only-storage" } },
-        ],
-    });
-    const module = device.createShaderModule({ label: "shadow caster shader", code: CASTER_WGSL });
-    const depth_stencil: GPUDepthStencilState = { format: SHADOW_MAP_FORMAT, depthWriteEnabled: true, depthCompare: "less", depthBiasSlopeScale: 1.5 };
-    const position: GPUVertexBufferLayout = { arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: "float32x3" }] };
-    const pipeline = device.createRenderPipeline({
-        label: "shadow caster pipeline",
-        layout: device.createPipelineLayout({ label: "shadow caster pipeline layout", bindGroupLayouts: [layout] }),
-        vertex: { module, entryPoint: "vs_caster", buffers: [position] },
-        primitive: { topology: "triangle-list", cullMode: "none" },
-        depthStencil: depth_stencil,
-    });
-    const materials = new MaterialBindings(device);
-    const uv = (location: number): GPUVertexBufferLayout => ({ arrayStride: 8, attributes: [{ shaderLocation: location, offset: 0, format: "float32x2" }] });
-    const masked_pipeline = device.createRenderPipeline({
-        label: "shadow caster pipeline (masked)",
-        layout: device.createPipelineLayout({ label: "shadow caster pipeline layout (masked)", bindGroupLayouts: [layout, materials.layout] }),
-        vertex: { module, entryPoint: "vs_masked_caster", buffers: [position, uv(1), uv(2)] },
-        fragment: { module, entryPoint: "fs_masked_caster", targets: [] },
-        primitive: { topology: "triangle-list", cullMode: "none" },
-        depthStencil: depth_stencil,
-    });
-    const usage = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
-    const texture = device.createTexture({ label: "shadow map", size: [width, height], format: SHADOW_MAP_FORMAT, usage });
-    const texture_descriptor = TextureResourceDescriptor.of(width, height, SHADOW_MAP_FORMAT, usage);
-    const uniforms = device.createBuffer({ label: "shadow cascades", size: SHADOW_CASCADES_FLOATS * 4, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    const casters = device.createBuffer({
-        label: "shadow caster matrices",
-        size: CASTER_STRIDE * MAX_SHADOW_CASCADES,
-        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    return { pipeline, masked_pipeline, materials, layout, texture, texture_descriptor, uniforms, casters, geometries: GPUGeometryCache.of(device), groups: [], groups_generation: -1,
-        caster_indices: device.createBuffer({ label: "shadow caster indices", size: 1024, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
-        groups_indices: null,
-    };
 }
 
 function execute_shadows(extension: ShadowExtension, resources: FrameGraphResources, execution: FrameExecution): void {

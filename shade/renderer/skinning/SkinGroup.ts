@@ -1,15 +1,17 @@
 import { mat4 } from "gl-matrix";
 import type { Geometry } from "../geometry/Geometry.js";
 import type { GPUGeometry } from "../mesh/GPUGeometryCache.js";
+import { skinned_vertices_layout, type SkinBatch } from "../mesh/skinned_vertices.js";
 
 /**
  * @internal The skinned meshes of one geometry skinned together: their palettes (each mesh's inverse world
  * matrix, then its joint matrices) in one buffer with a CPU mirror, their skinned positions in two buffers (this
  * frame's and last frame's, swapped when the group is skinned) and normals in one, each mesh's vertices at
  * `slot * vertex_count`. Slots are handed out afresh every frame in draw order; a mesh whose slot changed has no
- * last positions (no motion for that frame). Grows by doubling up to what one storage binding holds.
+ * last positions (no motion for that frame: the skinning writes its positions to both buffers). Grows by doubling up
+ * to what one storage binding holds. As a `SkinBatch`, mesh passes draw its meshes as one instanced draw.
  */
-export class SkinGroup {
+export class SkinGroup implements SkinBatch {
     readonly geometry: Geometry;
     readonly vertex_count: number;
     readonly joint_count: number;
@@ -36,11 +38,17 @@ export class SkinGroup {
     // dirty palette slots [low, high]
     #low = 0;
     #high = -1;
-    // per slot: the frame it took a new owner (its last positions are another mesh's)
-    #fresh = new Int32Array(0);
+    // per slot: the frame it took a new owner (its last positions are another mesh's); uploaded with the palettes
+    #fresh = new Uint32Array(0);
+    #fresh_buffer: GPUBuffer | null = null;
+    // palette writes not uploaded yet (a frame recorded but not run keeps them for the next)
+    #pending = false;
+    readonly #params_data: Uint32Array;
+    // the draws' bind groups of the vertices: [current A or B] x [skinned this frame or not]
+    readonly #vertex_groups: (GPUBindGroup | null)[] = [null, null, null, null];
     readonly #groups: [GPUBindGroup | null, GPUBindGroup | null] = [null, null];
     #group_source: GPUBuffer | null = null;
-    #group_joints: GPUBuffer | null = null;
+    #group_attributes: GPUBuffer | null = null;
 
     constructor(device: GPUDevice, geometry: Geometry, joint_count: number) {
         this.#device = device;
@@ -51,7 +59,8 @@ export class SkinGroup {
         const limit = device.limits.maxStorageBufferBindingSize;
         this.max_slots = Math.max(1, Math.min(Math.floor(limit / Math.max(12, this.vertex_count * 12)), Math.floor(limit / (this.stride * 64))));
         this.#params = device.createBuffer({ label: "skin group params", size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-        device.queue.writeBuffer(this.#params, 0, new Uint32Array([this.vertex_count, joint_count, this.stride, 0]));
+        // the w word: the frame being skinned (slots whose `fresh` equals it write last frame's positions too)
+        this.#params_data = new Uint32Array([this.vertex_count, joint_count, this.stride, 0]);
     }
 
     has_room(): boolean {
@@ -61,8 +70,9 @@ export class SkinGroup {
     begin_frame(frame: number): void {
         this.frame = frame;
         this.count = 0;
-        this.dirty = false;
         this.#skinned = false;
+        if (this.#pending) return;
+        this.dirty = false;
         this.#low = 0x3fffffff;
         this.#high = -1;
     }
@@ -85,21 +95,28 @@ export class SkinGroup {
         if (slot < this.#low) this.#low = slot;
         if (slot > this.#high) this.#high = slot;
         this.dirty = true;
+        this.#pending = true;
     }
 
-    /** Uploads the palettes written this frame (one `writeBuffer`). */
+    /** Uploads the palettes written this frame (one `writeBuffer`), the span's fresh marks and the frame. */
     upload(queue: GPUQueue): void {
         const floats = this.stride * 16;
-        queue.writeBuffer(this.#palette!, this.#low * floats * 4, this.#mirror, this.#low * floats, (this.#high - this.#low + 1) * floats);
+        const low = this.#low;
+        const count = this.#high - low + 1;
+        queue.writeBuffer(this.#palette!, low * floats * 4, this.#mirror, low * floats, count * floats);
+        queue.writeBuffer(this.#fresh_buffer!, low * 4, this.#fresh, low, count);
+        this.#params_data[3] = this.frame;
+        queue.writeBuffer(this.#params, 0, this.#params_data);
+        this.#pending = false;
     }
 
     /** The bind group skinning into the buffer that becomes current after `flip()`. */
-    bind_group(layout: GPUBindGroupLayout, source: GPUGeometry, skin: { joints: GPUBuffer; weights: GPUBuffer }): GPUBindGroup {
-        if (this.#group_source !== source.position || this.#group_joints !== skin.joints) {
+    bind_group(layout: GPUBindGroupLayout, source: GPUGeometry, skin: { attributes: GPUBuffer }): GPUBindGroup {
+        if (this.#group_source !== source.position || this.#group_attributes !== skin.attributes) {
             this.#groups[0] = null;
             this.#groups[1] = null;
             this.#group_source = source.position;
-            this.#group_joints = skin.joints;
+            this.#group_attributes = skin.attributes;
         }
         const target = 1 - this.#current;
         let group = this.#groups[target];
@@ -112,10 +129,11 @@ export class SkinGroup {
                     { binding: 1, resource: { buffer: this.#palette! } },
                     { binding: 2, resource: { buffer: source.position } },
                     { binding: 3, resource: { buffer: source.normal } },
-                    { binding: 4, resource: { buffer: skin.joints } },
-                    { binding: 5, resource: { buffer: skin.weights } },
+                    { binding: 4, resource: { buffer: skin.attributes } },
                     { binding: 6, resource: { buffer: this.#positions![target] } },
                     { binding: 7, resource: { buffer: this.#normals! } },
+                    { binding: 8, resource: { buffer: this.#fresh_buffer! } },
+                    { binding: 9, resource: { buffer: this.#positions![1 - target] } },
                 ],
             });
             this.#groups[target] = group;
@@ -127,6 +145,27 @@ export class SkinGroup {
     flip(): void {
         this.#current = 1 - this.#current;
         this.#skinned = true;
+    }
+
+    /** This frame's positions, last frame's (this frame's when the group was not skinned) and normals. */
+    get vertices(): GPUBindGroup {
+        const current = this.#current;
+        const k = current * 2 + (this.#skinned ? 1 : 0);
+        let group = this.#vertex_groups[k];
+        if (group === null) {
+            const positions = this.#positions!;
+            group = this.#device.createBindGroup({
+                label: `skinned vertices ${current === 0 ? "A" : "B"}${this.#skinned ? "" : " (still)"}`,
+                layout: skinned_vertices_layout(this.#device),
+                entries: [
+                    { binding: 0, resource: { buffer: positions[current] } },
+                    { binding: 1, resource: { buffer: positions[this.#skinned ? 1 - current : current] } },
+                    { binding: 2, resource: { buffer: this.#normals! } },
+                ],
+            });
+            this.#vertex_groups[k] = group;
+        }
+        return group;
     }
 
     /** Points a mesh's draw buffers at its slot: this frame's positions, last frame's, normals. */
@@ -147,6 +186,7 @@ export class SkinGroup {
         this.#positions?.[0].destroy();
         this.#positions?.[1].destroy();
         this.#normals?.destroy();
+        this.#fresh_buffer?.destroy();
         this.#params.destroy();
     }
 
@@ -156,7 +196,9 @@ export class SkinGroup {
         const mirror = new Float32Array(capacity * this.stride * 16);
         mirror.set(this.#mirror);
         this.#mirror = mirror;
-        this.#fresh = new Int32Array(capacity).fill(this.frame);
+        this.#fresh = new Uint32Array(capacity).fill(this.frame);
+        this.#fresh_buffer?.destroy();
+        this.#fresh_buffer = device.createBuffer({ label: `skin group fresh slots (${capacity})`, size: capacity * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
         this.#palette?.destroy();
         this.#positions?.[0].destroy();
         this.#positions?.[1].destroy();
@@ -172,9 +214,11 @@ export class SkinGroup {
         this.#capacity = capacity;
         this.#groups[0] = null;
         this.#groups[1] = null;
+        this.#vertex_groups.fill(null);
         // the slots already handed out this frame keep what they wrote; all of them go up again
         this.#low = 0;
         this.#high = Math.max(this.#high, capacity - 1);
         this.dirty = true;
+        this.#pending = true;
     }
 }

@@ -12,10 +12,9 @@ import { SkinGroup } from "./SkinGroup.js";
 /** Frames a skin may go undrawn before its buffers are freed (a mesh hidden for a moment keeps them). */
 const KEEP_FRAMES = 120;
 
-/** A geometry's skin attributes on the device (joints and weights, 4 floats a vertex each). */
+/** A geometry's skin attributes on the device: joints, then weights (4 floats a vertex each). */
 interface SkinSource {
-    readonly joints: GPUBuffer;
-    readonly weights: GPUBuffer;
+    readonly attributes: GPUBuffer;
     version: number;
 }
 
@@ -64,6 +63,14 @@ export class SkinningStep {
     #scanned_version = -1;
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     readonly #descriptor: GPUComputePassDescriptor = { label: "skinning" };
+    /** The device state the meshes were placed in at record (its `execute` skins them). */
+    #placed: DeviceState | null = null;
+
+    /**
+     * Whether the skinned meshes sharing a geometry are drawn as one instanced draw per mesh pass (each pulling its
+     * vertices from the group's buffers at its own base: `GPUGeometry.skin_batch`), or each on its own. Default true.
+     */
+    instanced = true;
 
     /** Skinned meshes drawn last frame. */
     get skinned_count(): number {
@@ -84,7 +91,41 @@ export class SkinningStep {
         for (let i = count; i < this.#count; i++) this.#meshes[i] = null as unknown as Mesh;
         this.#count = count;
         if (count === 0) return;
+        // slots are handed out now, so the passes that build draw lists this frame (G-buffer, shadows) know each
+        // mesh's batch and vertex base
+        this.#place(this.#state(frame.device));
         frame.graph.add("skinning", this, execute_skinning).make_side_effect();
+    }
+
+    // each mesh to its group's next slot; a mesh whose slot changed (membership changed) has no last positions
+    #place(state: DeviceState): void {
+        const frame = ++state.frame;
+        const active = state.active;
+        state.active_count = 0;
+        const instanced = this.instanced;
+        for (let i = 0; i < this.#count; i++) {
+            const mesh = this.#meshes[i];
+            const instance = instance_for(state, mesh, frame);
+            const group = group_for(state, mesh.geometry, mesh.skin!.joint_count);
+            if (group.frame !== frame) {
+                group.begin_frame(frame);
+                active[state.active_count++] = group;
+            }
+            const slot = group.add();
+            const relocated = instance.group !== group || instance.slot !== slot;
+            instance.group = group;
+            instance.slot = slot;
+            instance.output.skin_batch = instanced ? group : null;
+            instance.output.skin_base = slot * group.vertex_count;
+            mesh.update_matrix();
+            const skin = instance.skin;
+            if (relocated || skin.version !== instance.skinned_version || !same_matrix(instance.world, mesh.world_matrix)) {
+                instance.world.set(mesh.world_matrix);
+                group.write_palette(slot, mesh.world_matrix, skin.matrices, relocated);
+                instance.skinned_version = skin.version;
+            }
+        }
+        this.#placed = state;
     }
 
     #scan(scene: Scene): void {
@@ -99,30 +140,11 @@ export class SkinningStep {
     execute(execution: FrameExecution): void {
         const device = execution.graphics;
         const state = this.#state(device);
-        const frame = ++state.frame;
+        // placed at record for another device (a restart between record and run): placed again here
+        if (this.#placed !== state) this.#place(state);
+        this.#placed = null;
+        const frame = state.frame;
         const active = state.active;
-        state.active_count = 0;
-        // each mesh to its group's next slot; a mesh whose slot changed (membership changed) has no last positions
-        for (let i = 0; i < this.#count; i++) {
-            const mesh = this.#meshes[i];
-            const instance = instance_for(state, mesh, frame);
-            const group = group_for(state, mesh.geometry, mesh.skin!.joint_count);
-            if (group.frame !== frame) {
-                group.begin_frame(frame);
-                active[state.active_count++] = group;
-            }
-            const slot = group.add();
-            const relocated = instance.group !== group || instance.slot !== slot;
-            instance.group = group;
-            instance.slot = slot;
-            mesh.update_matrix();
-            const skin = instance.skin;
-            if (relocated || skin.version !== instance.skinned_version || !same_matrix(instance.world, mesh.world_matrix)) {
-                instance.world.set(mesh.world_matrix);
-                group.write_palette(slot, mesh.world_matrix, skin.matrices, relocated);
-                instance.skinned_version = skin.version;
-            }
-        }
         const queue = device.queue;
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginComputePass(this.#descriptor);
@@ -198,6 +220,8 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
                 index_count: source.index_count,
                 version: source.version,
                 vertex_count: source.vertex_count,
+                skin_batch: null,
+                skin_base: 0,
             },
             // NaN: never equal, so the first frame skins
             world: new Float32Array(16).fill(Number.NaN),
@@ -243,20 +267,18 @@ function source_for(state: DeviceState, geometry: Geometry): SkinSource {
     if (source !== undefined && source.version === geometry.version) return source;
     const joints = geometry.attributes.joints!.array;
     const weights = geometry.attributes.weights!.array;
-    if (source === undefined || source.joints.size < joints.byteLength) {
-        source?.joints.destroy();
-        source?.weights.destroy();
+    if (source === undefined || source.attributes.size < 2 * joints.byteLength) {
+        source?.attributes.destroy();
         const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
-        const size = Math.max(16, joints.byteLength);
+        const size = Math.max(32, 2 * joints.byteLength);
         source = {
-            joints: state.device.createBuffer({ label: "geometry skin joints", size, usage }),
-            weights: state.device.createBuffer({ label: "geometry skin weights", size, usage }),
+            attributes: state.device.createBuffer({ label: "geometry skin joints and weights", size, usage }),
             version: -1,
         };
         state.sources.set(geometry, source);
     }
-    state.device.queue.writeBuffer(source.joints, 0, joints);
-    state.device.queue.writeBuffer(source.weights, 0, weights);
+    state.device.queue.writeBuffer(source.attributes, 0, joints);
+    state.device.queue.writeBuffer(source.attributes, joints.byteLength, weights);
     source.version = geometry.version;
     return source;
 }
@@ -294,9 +316,10 @@ function build_state(device: GPUDevice): DeviceState {
             storage(2, "read-only-storage"),
             storage(3, "read-only-storage"),
             storage(4, "read-only-storage"),
-            storage(5, "read-only-storage"),
             storage(6, "storage"),
             storage(7, "storage"),
+            storage(8, "read-only-storage"),
+            storage(9, "storage"),
         ],
     });
     const module = device.createShaderModule({ label: "skinning shader", code: SKINNING_WGSL });

@@ -6,7 +6,9 @@ export const SKINNING_WORKGROUP = 64;
  * instances (the skinned meshes sharing the geometry). Each instance's block of the palette is its mesh's inverse
  * world matrix followed by its joint matrices (world space), so the output is in the mesh's own space and every
  * pass drawing the mesh applies its world matrix as for a rigid mesh (its bounds and motion keep meaning what
- * they mean for one). Instance `k`'s vertices land at `k * vertex_count` in the output buffers.
+ * they mean for one). Instance `k`'s vertices land at `k * vertex_count` in the output buffers. An instance whose
+ * slot took a new owner this frame (`fresh[k]` is the frame) writes its positions as last frame's too: no motion
+ * from the slot's previous owner.
  */
 export const SKINNING_WGSL = /* wgsl */ `
 struct SkinParams {
@@ -14,17 +16,20 @@ struct SkinParams {
     joint_count: u32,
     // matrices per instance: joint_count + 1 (the inverse world first)
     stride: u32,
-    _pad: u32,
+    // the frame being skinned
+    frame: u32,
 };
 
 @group(0) @binding(0) var<uniform> params: SkinParams;
 @group(0) @binding(1) var<storage, read> palette: array<mat4x4f>;
 @group(0) @binding(2) var<storage, read> positions: array<f32>;
 @group(0) @binding(3) var<storage, read> normals: array<f32>;
-@group(0) @binding(4) var<storage, read> joints: array<vec4f>;
-@group(0) @binding(5) var<storage, read> weights: array<vec4f>;
+// joints (as floats) of every vertex, then weights (one buffer: a compute stage has eight storage bindings)
+@group(0) @binding(4) var<storage, read> skin_attributes: array<vec4f>;
 @group(0) @binding(6) var<storage, read_write> out_positions: array<f32>;
 @group(0) @binding(7) var<storage, read_write> out_normals: array<f32>;
+@group(0) @binding(8) var<storage, read> fresh: array<u32>;
+@group(0) @binding(9) var<storage, read_write> out_previous: array<f32>;
 
 @compute @workgroup_size(${SKINNING_WORKGROUP})
 fn cs_skin(@builtin(global_invocation_id) id: vec3u) {
@@ -33,8 +38,8 @@ fn cs_skin(@builtin(global_invocation_id) id: vec3u) {
     let instance = id.y;
     let base = instance * params.stride;
     // a joint index past the skin reads its last joint (a file's fault, checked at load; never out of bounds here)
-    let j = base + 1u + min(vec4u(joints[i]), vec4u(params.joint_count - 1u));
-    let w = weights[i];
+    let j = base + 1u + min(vec4u(skin_attributes[i]), vec4u(params.joint_count - 1u));
+    let w = skin_attributes[params.vertex_count + i];
     let blended = palette[j.x] * w.x + palette[j.y] * w.y + palette[j.z] * w.z + palette[j.w] * w.w;
     let m = palette[base] * blended;
     let p = m * vec4f(positions[3u * i], positions[3u * i + 1u], positions[3u * i + 2u], 1.0);
@@ -47,5 +52,10 @@ fn cs_skin(@builtin(global_invocation_id) id: vec3u) {
     out_normals[o] = unit.x;
     out_normals[o + 1u] = unit.y;
     out_normals[o + 2u] = unit.z;
+    if (fresh[instance] == params.frame) {
+        out_previous[o] = p.x;
+        out_previous[o + 1u] = p.y;
+        out_previous[o + 2u] = p.z;
+    }
 }
 `;

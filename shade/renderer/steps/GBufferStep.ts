@@ -10,7 +10,8 @@ import { MaterialBindings } from "../mesh/MaterialBindings.js";
 import { MeshDrawList } from "../mesh/MeshDrawList.js";
 import { draw_runs, make_scene_layout, MESH_VERTEX_BUFFERS } from "../mesh/draw_runs.js";
 import { FrustumCulling } from "../mesh/FrustumCulling.js";
-import { SURFACE_VERTEX_BUFFERS, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
+import { SURFACE_PULLED_WGSL, SURFACE_VERTEX_BUFFERS, SURFACE_VERTEX_BUFFERS_PULLED, SURFACE_WGSL, UV_VERTEX_BUFFERS_PULLED } from "../mesh/surface_wgsl.js";
+import { skinned_vertices_layout } from "../mesh/skinned_vertices.js";
 import { material_variant } from "../mesh/material_variant.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import type { Scene } from "../scene/Scene.js";
@@ -30,6 +31,7 @@ const TARGET_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ |
 
 const GBUFFER_WGSL = /* wgsl */ `
 ${SURFACE_WGSL}
+${SURFACE_PULLED_WGSL}
 // pipelines for masked materials set it: the discard (and the early depth test it costs) only where needed
 override MASKED: bool = false;
 
@@ -60,8 +62,13 @@ interface DeviceState {
     readonly pipelines: readonly GPURenderPipeline[];
     /** The same over a depth prepass (depth-compare "equal", no depth write); made the first time one is drawn. */
     equal_pipelines: readonly GPURenderPipeline[] | null;
+    /** The same variants pulling a skin batch's vertices (`draw_runs`' `pulled`), plain and over a prepass; made when first drawn. */
+    pulled_pipelines: readonly GPURenderPipeline[] | null;
+    equal_pulled_pipelines: readonly GPURenderPipeline[] | null;
     readonly module: GPUShaderModule;
     readonly layout: GPUPipelineLayout;
+    /** Scene, material and the skin batch's vertices (`SKINNED_VERTICES_GROUP`): what every pass's pulling pipelines bind. */
+    readonly pulled_layout: GPUPipelineLayout;
     readonly scene_layout: GPUBindGroupLayout;
     readonly geometries: GPUGeometryCache;
     readonly materials: MaterialBindings;
@@ -147,7 +154,7 @@ export class GBufferStep {
      * unless a depth prepass did earlier this frame (`use_prepass_depth`).
      */
     build(frame: FrameContext, scene: Scene): void {
-        this.draw_list.build(scene, this.objects, frame.view.camera.position);
+        this.draw_list.build(scene, this.objects, frame.view.camera.position, GPUGeometryCache.of(frame.device));
         // every slot's visible entry is written by it, so it runs whenever anything is drawn (culling or not)
         if (this.objects.count > 0) frame.graph.add("gbuffer cull", this, execute_cull).make_side_effect();
         const sky = scene.sky;
@@ -276,7 +283,7 @@ export class GBufferStep {
             if (this.bundles) this.#draw_bundled(device, pass, state, group, pipelines);
             else {
                 pass.setBindGroup(0, group);
-                draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "all", 0, this.indirect(device));
+                draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "all", 0, this.indirect(device), list.batch_run_count > 0 ? this.#pulled(device, state) : null);
             }
         }
         pass.end();
@@ -300,8 +307,15 @@ export class GBufferStep {
         if (bundle.key.skinned_count > 0) {
             // (after a bundle the pass has nothing bound)
             pass.setBindGroup(0, group);
-            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "skinned");
+            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "skinned", 0, null, this.#pulled(device, state));
         }
+    }
+
+    // the pulling pipelines of this frame's kind (over a prepass or not)
+    #pulled(device: GPUDevice, state: DeviceState): readonly GPURenderPipeline[] {
+        return this.#over_prepass
+            ? (state.equal_pulled_pipelines ??= make_pipelines(device, state.module, state.pulled_layout, true, true))
+            : (state.pulled_pipelines ??= make_pipelines(device, state.module, state.pulled_layout, false, true));
     }
 }
 
@@ -317,8 +331,14 @@ function build_state(device: GPUDevice): DeviceState {
     return {
         pipelines: make_pipelines(device, module, layout, false),
         equal_pipelines: null,
+        pulled_pipelines: null,
+        equal_pulled_pipelines: null,
         module,
         layout,
+        pulled_layout: device.createPipelineLayout({
+            label: "mesh pipeline layout (skin batch vertices)",
+            bindGroupLayouts: [scene_layout, materials.layout, skinned_vertices_layout(device)],
+        }),
         scene_layout,
         geometries: GPUGeometryCache.of(device),
         materials,
@@ -333,8 +353,9 @@ function build_state(device: GPUDevice): DeviceState {
 }
 
 // The eight variants (`material_variant`); `over_prepass`: depth-compare "equal" against the prepass's depth,
-// which already holds these surfaces, and no depth write (the attachment is read-only)
-function make_pipelines(device: GPUDevice, module: GPUShaderModule, layout: GPUPipelineLayout, over_prepass: boolean): GPURenderPipeline[] {
+// which already holds these surfaces, and no depth write (the attachment is read-only); `pulled`: positions and
+// normals from a skin batch's buffers (`layout` then has them at group 2)
+function make_pipelines(device: GPUDevice, module: GPUShaderModule, layout: GPUPipelineLayout, over_prepass: boolean, pulled = false): GPURenderPipeline[] {
     const pipelines: GPURenderPipeline[] = [];
     for (let variant = 0; variant < 8; variant++) {
         const double_sided = (variant & 1) !== 0;
@@ -342,9 +363,15 @@ function make_pipelines(device: GPUDevice, module: GPUShaderModule, layout: GPUP
         const surface = (variant & 4) !== 0;
         pipelines.push(
             device.createRenderPipeline({
-                label: `gbuffer pipeline${double_sided ? " (double-sided)" : ""}${masked ? " (masked)" : ""}${surface ? " (tangents, uv1)" : ""}${over_prepass ? " (over the depth prepass)" : ""}`,
+                label: `gbuffer pipeline${double_sided ? " (double-sided)" : ""}${masked ? " (masked)" : ""}${surface ? " (tangents, uv1)" : ""}${over_prepass ? " (over the depth prepass)" : ""}${pulled ? " (skin batch)" : ""}`,
                 layout,
-                vertex: surface ? { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS } : { module, entryPoint: "vs_surface_basic", buffers: MESH_VERTEX_BUFFERS },
+                vertex: pulled
+                    ? surface
+                        ? { module, entryPoint: "vs_surface_pulled", buffers: SURFACE_VERTEX_BUFFERS_PULLED }
+                        : { module, entryPoint: "vs_surface_basic_pulled", buffers: UV_VERTEX_BUFFERS_PULLED }
+                    : surface
+                      ? { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS }
+                      : { module, entryPoint: "vs_surface_basic", buffers: MESH_VERTEX_BUFFERS },
                 fragment: {
                     module,
                     entryPoint: "fs_gbuffer",
