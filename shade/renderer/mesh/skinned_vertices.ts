@@ -1,5 +1,5 @@
 /**
- * @internal A batch of skinned meshes of one geometry whose vertices the skinning step wrote into shared buffers
+ * A batch of skinned meshes of one geometry whose vertices the skinning step wrote into shared buffers
  * (each mesh at its own vertex base, `GPUGeometry.skin_base`). Mesh passes draw a run of one batch as one
  * instanced draw: its pipeline pulls positions, last frame's positions and normals from the batch's buffers
  * (`skinned_vertices_wgsl`) at the object's base, and the geometry's uvs and indices stay vertex and index buffers.
