@@ -61,6 +61,15 @@ fn surface_varying(position: vec3f, normal: vec3f, uv: vec2f, object: u32) -> Su
     return out;
 }
 
+// the tangent (to world space) and the second uv set, for the vertex entries that read them
+fn with_tangent(surface: SurfaceVarying, tangent: vec4f, uv1: vec2f) -> SurfaceVarying {
+    var out = surface;
+    let model = objects[out.object].model;
+    out.tangent = vec4f(mat3x3f(model[0].xyz, model[1].xyz, model[2].xyz) * tangent.xyz, tangent.w);
+    out.uv1 = uv1;
+    return out;
+}
+
 @vertex
 fn vs_surface(
     @location(0) position: vec3f,
@@ -70,12 +79,7 @@ fn vs_surface(
     @location(5) uv1: vec2f,
     @builtin(instance_index) instance: u32,
 ) -> SurfaceVarying {
-    let object = visible[instance];
-    var out = surface_varying(position, normal, uv, object);
-    let model = objects[object].model;
-    out.tangent = vec4f(mat3x3f(model[0].xyz, model[1].xyz, model[2].xyz) * tangent.xyz, tangent.w);
-    out.uv1 = uv1;
-    return out;
+    return with_tangent(surface_varying(position, normal, uv, visible[instance]), tangent, uv1);
 }
 
 // geometries drawn with materials that need neither tangents nor uv1 (no normal map, every slot on uv set 0):
@@ -203,11 +207,7 @@ fn vs_surface_pulled(
 ) -> SurfaceVarying {
     let object = visible[instance];
     let base = skin_base(objects[object].normal_0);
-    var out = surface_varying(skinned_position(base, vertex), skinned_normal(base, vertex), uv, object);
-    let model = objects[object].model;
-    out.tangent = vec4f(mat3x3f(model[0].xyz, model[1].xyz, model[2].xyz) * tangent.xyz, tangent.w);
-    out.uv1 = uv1;
-    return out;
+    return with_tangent(surface_varying(skinned_position(base, vertex), skinned_normal(base, vertex), uv, object), tangent, uv1);
 }
 
 @vertex

@@ -181,7 +181,7 @@ export class VelocityStep {
         pass.setBindGroup(1, state.empty_group);
         pass.setBindGroup(2, state.empty_group);
         pass.draw(3);
-        pass.setBindGroup(SKINNED_VERTICES_GROUP, empty_skinned_vertices(device));
+        pass.setBindGroup(SKINNED_VERTICES_GROUP, state.no_skinned_vertices);
         const list = gbuffer.draw_list;
         // runs of meshes known still (frozen, none moved) have the camera's motion alone: the full-screen draw's
         if (list.opaque_run_count > list.still_runs) {
@@ -202,7 +202,7 @@ export class VelocityStep {
                 this.#replay(device, pass, state.bundle, frozen, list.opaque_run_count);
                 if (state.bundle.key.skinned_count > 0) {
                     pass.setBindGroup(0, group);
-                    pass.setBindGroup(SKINNED_VERTICES_GROUP, empty_skinned_vertices(device));
+                    pass.setBindGroup(SKINNED_VERTICES_GROUP, state.no_skinned_vertices);
                     pass.setBindGroup(3, state.params_group);
                     draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", state.mesh_pipelines, "skinned", list.still_runs, null, state.pulled_pipelines);
                 }

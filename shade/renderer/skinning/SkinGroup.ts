@@ -174,8 +174,8 @@ export class SkinGroup implements SkinBatch {
         const positions = this.#positions!;
         output.position = positions[this.#current];
         output.position_offset = offset;
-        // not skinned this frame: still; a slot with a new owner: no motion of its own yet
-        output.previous_position = this.#skinned && this.#fresh[slot] !== this.frame ? positions[1 - this.#current] : positions[this.#current];
+        // not skinned this frame: still (a slot with a new owner had its positions written to both buffers)
+        output.previous_position = this.#skinned ? positions[1 - this.#current] : positions[this.#current];
         output.previous_offset = offset;
         output.normal = this.#normals!;
         output.normal_offset = offset;

@@ -8,24 +8,17 @@ import { ViewTextures } from "../extension/ViewTextures.js";
 import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
 import { MaterialBindings } from "../mesh/MaterialBindings.js";
 import { MeshDrawList } from "../mesh/MeshDrawList.js";
-import { draw_runs, make_scene_layout, MESH_VERTEX_BUFFERS } from "../mesh/draw_runs.js";
+import { draw_runs, make_scene_layout } from "../mesh/draw_runs.js";
 import { FrustumCulling } from "../mesh/FrustumCulling.js";
-import { SURFACE_PULLED_WGSL, SURFACE_VERTEX_BUFFERS, SURFACE_VERTEX_BUFFERS_PULLED, SURFACE_WGSL, UV_VERTEX_BUFFERS_PULLED } from "../mesh/surface_wgsl.js";
+import { SURFACE_PULLED_WGSL, SURFACE_WGSL } from "../mesh/surface_wgsl.js";
 import { skinned_vertices_layout } from "../mesh/skinned_vertices.js";
 import { material_variant } from "../mesh/material_variant.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import type { Scene } from "../scene/Scene.js";
 import { RunBundle } from "./RunBundle.js";
+import { GBUFFER_FORMATS, make_gbuffer_pipelines } from "./gbuffer_pipelines.js";
 
-/** Formats of the G-buffer targets and depth. Two are integer formats: nothing may blend into them. */
-export const GBUFFER_FORMATS = {
-    albedo: "rgba8unorm",
-    normal: "rgba16float",
-    material: "rgba8uint",
-    object_id: "r32uint",
-    emissive: "rgba16float",
-    depth: "depth32float",
-} as const satisfies Record<string, GPUTextureFormat>;
+export { GBUFFER_FORMATS };
 
 const TARGET_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 
@@ -279,7 +272,7 @@ export class GBufferStep {
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         const list = this.draw_list;
         if (list.opaque_run_count > 0) {
-            const pipelines = this.#over_prepass ? (state.equal_pipelines ??= make_pipelines(device, state.module, state.layout, true)) : state.pipelines;
+            const pipelines = this.#over_prepass ? (state.equal_pipelines ??= make_gbuffer_pipelines(device, state.module, state.layout, true)) : state.pipelines;
             if (this.bundles) this.#draw_bundled(device, pass, state, group, pipelines);
             else {
                 pass.setBindGroup(0, group);
@@ -314,8 +307,8 @@ export class GBufferStep {
     // the pulling pipelines of this frame's kind (over a prepass or not)
     #pulled(device: GPUDevice, state: DeviceState): readonly GPURenderPipeline[] {
         return this.#over_prepass
-            ? (state.equal_pulled_pipelines ??= make_pipelines(device, state.module, state.pulled_layout, true, true))
-            : (state.pulled_pipelines ??= make_pipelines(device, state.module, state.pulled_layout, false, true));
+            ? (state.equal_pulled_pipelines ??= make_gbuffer_pipelines(device, state.module, state.pulled_layout, true, true))
+            : (state.pulled_pipelines ??= make_gbuffer_pipelines(device, state.module, state.pulled_layout, false, true));
     }
 }
 
@@ -329,7 +322,7 @@ function build_state(device: GPUDevice): DeviceState {
     const module = device.createShaderModule({ label: "gbuffer shader", code: GBUFFER_WGSL });
     const layout = device.createPipelineLayout({ label: "gbuffer pipeline layout", bindGroupLayouts: [scene_layout, materials.layout] });
     return {
-        pipelines: make_pipelines(device, module, layout, false),
+        pipelines: make_gbuffer_pipelines(device, module, layout, false),
         equal_pipelines: null,
         pulled_pipelines: null,
         equal_pulled_pipelines: null,
@@ -350,48 +343,6 @@ function build_state(device: GPUDevice): DeviceState {
         cull_descriptor: { label: "gbuffer cull" },
         bundle: new RunBundle("gbuffer static draws"),
     };
-}
-
-// The eight variants (`material_variant`); `over_prepass`: depth-compare "equal" against the prepass's depth,
-// which already holds these surfaces, and no depth write (the attachment is read-only); `pulled`: positions and
-// normals from a skin batch's buffers (`layout` then has them at group 2)
-function make_pipelines(device: GPUDevice, module: GPUShaderModule, layout: GPUPipelineLayout, over_prepass: boolean, pulled = false): GPURenderPipeline[] {
-    const pipelines: GPURenderPipeline[] = [];
-    for (let variant = 0; variant < 8; variant++) {
-        const double_sided = (variant & 1) !== 0;
-        const masked = (variant & 2) !== 0;
-        const surface = (variant & 4) !== 0;
-        pipelines.push(
-            device.createRenderPipeline({
-                label: `gbuffer pipeline${double_sided ? " (double-sided)" : ""}${masked ? " (masked)" : ""}${surface ? " (tangents, uv1)" : ""}${over_prepass ? " (over the depth prepass)" : ""}${pulled ? " (skin batch)" : ""}`,
-                layout,
-                vertex: pulled
-                    ? surface
-                        ? { module, entryPoint: "vs_surface_pulled", buffers: SURFACE_VERTEX_BUFFERS_PULLED }
-                        : { module, entryPoint: "vs_surface_basic_pulled", buffers: UV_VERTEX_BUFFERS_PULLED }
-                    : surface
-                      ? { module, entryPoint: "vs_surface", buffers: SURFACE_VERTEX_BUFFERS }
-                      : { module, entryPoint: "vs_surface_basic", buffers: MESH_VERTEX_BUFFERS },
-                fragment: {
-                    module,
-                    entryPoint: "fs_gbuffer",
-                    constants: { MASKED: masked ? 1 : 0 },
-                    targets: [
-                        { format: GBUFFER_FORMATS.albedo },
-                        { format: GBUFFER_FORMATS.normal },
-                        { format: GBUFFER_FORMATS.material },
-                        { format: GBUFFER_FORMATS.object_id },
-                        { format: GBUFFER_FORMATS.emissive },
-                    ],
-                },
-                primitive: { topology: "triangle-list", cullMode: double_sided ? "none" : "back", frontFace: "ccw" },
-                depthStencil: over_prepass
-                    ? { format: GBUFFER_FORMATS.depth, depthWriteEnabled: false, depthCompare: "equal" }
-                    : { format: GBUFFER_FORMATS.depth, depthWriteEnabled: true, depthCompare: "less" },
-            }),
-        );
-    }
-    return pipelines;
 }
 
 function execute_gbuffer(step: GBufferStep, resources: FrameGraphResources, execution: FrameExecution): void {
