@@ -1,5 +1,6 @@
 import { geometry_bounds } from "../geometry/geometry_bounds.js";
 import { CAMERA_WGSL } from "../scene/Camera.js";
+import { SKINNED_BOUNDS_SCALE } from "../scene/MeshSkin.js";
 import type { GPUGeometryCache } from "./GPUGeometryCache.js";
 import { OBJECT_WGSL } from "./mesh_wgsl.js";
 import type { DrawRun } from "./MeshDrawList.js";
@@ -124,9 +125,10 @@ interface DeviceState {
  * GPU frustum culling of a draw list's opaque runs, drawn indirectly. Each frame `update` writes the run table
  * (each run's first slot, count, index count, whether it is culled, its geometry's bounding sphere; uploaded only
  * when it differs), and `record` dispatches the visibility pass: per run indirect draw arguments in `args` (run
- * `i` at byte `i * INDIRECT_ARGS_BYTES`) and the `visible` slot list the mesh vertex stages read through. Runs of
- * skinned meshes are not culled (their vertices reach past the bind pose's sphere); they and every slot outside
- * the opaque runs (blended meshes) map to themselves. With `enabled` false every slot maps to itself and the
+ * `i` at byte `i * INDIRECT_ARGS_BYTES`) and the `visible` slot list the mesh vertex stages read through. A skin
+ * batch's run (`DrawRun.batch`) is culled by its geometry's bind-pose sphere grown by `SKINNED_BOUNDS_SCALE`; a
+ * skinned mesh drawn alone is not culled: it and every slot outside the opaque runs (blended meshes) map to
+ * themselves. With `enabled` false every slot maps to itself and the
  * caller draws directly: the reference picture culling must match.
  *
  * Indirect draws start at their run's first slot, which needs the device's `indirect-first-instance` feature
@@ -168,19 +170,21 @@ export class FrustumCulling {
             const o = i * RUN_WORDS;
             t[o] = run.first;
             t[o + 1] = run.count;
-            if (run.skin !== null) {
+            // a skinned mesh drawn alone is drawn directly, not culled; a skin batch's run is culled by its bind
+            // pose's sphere grown by SKINNED_BOUNDS_SCALE (the skinned vertices are in the mesh's own space)
+            if (run.skin !== null && run.batch === null) {
                 t[o + 2] = 0;
                 t[o + 3] = 0;
                 f[o + 4] = f[o + 5] = f[o + 6] = f[o + 7] = 0;
                 continue;
             }
             const b = geometry_bounds(run.geometry);
-            t[o + 2] = geometries.get(run.geometry, null).index_count;
+            t[o + 2] = geometries.get(run.geometry, run.skin).index_count;
             t[o + 3] = 1;
             f[o + 4] = b.x;
             f[o + 5] = b.y;
             f[o + 6] = b.z;
-            f[o + 7] = b.radius;
+            f[o + 7] = run.skin === null ? b.radius : b.radius * SKINNED_BOUNDS_SCALE;
         }
         this.#run_count = count;
     }

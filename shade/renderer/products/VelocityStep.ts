@@ -204,7 +204,7 @@ export class VelocityStep {
                     pass.setBindGroup(0, group);
                     pass.setBindGroup(SKINNED_VERTICES_GROUP, state.no_skinned_vertices);
                     pass.setBindGroup(3, state.params_group);
-                    draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", state.mesh_pipelines, "skinned", list.still_runs, null, state.pulled_pipelines);
+                    draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", state.mesh_pipelines, "skinned", list.still_runs, indirect, state.pulled_pipelines);
                 }
             } else {
                 pass.setBindGroup(0, group);

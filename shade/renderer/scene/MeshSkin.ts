@@ -4,6 +4,10 @@
  * (glTF ignores the skinned mesh node's transform). The mesh's geometry needs `joints` and `weights`.
  *
  * Write `matrices` in place and call `mark_changed()`: the renderer re-skins only when the version changed.
+ *
+ * Culling (the G-buffer's frustum culling of instanced skinned runs, the shadow cascades' caster culling) bounds a
+ * skinned mesh by its geometry's bind-pose sphere, placed by the mesh's own world matrix and grown by
+ * `SKINNED_BOUNDS_SCALE`: keep the skeleton near the mesh's transform (as glTF scenes do), or turn culling off.
  */
 export class MeshSkin {
     readonly joint_count: number;
@@ -34,3 +38,9 @@ export class MeshSkin {
         this.version++;
     }
 }
+
+/**
+ * How far a skinned mesh's vertices may reach past its bind pose's bounding sphere, as a factor of the radius:
+ * the culling of skinned meshes tests the sphere grown by it (limbs swing out, a crouch or a stretch moves them).
+ */
+export const SKINNED_BOUNDS_SCALE = 1.5;

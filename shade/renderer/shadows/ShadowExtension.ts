@@ -1,4 +1,4 @@
-import type { MeshSkin } from "../scene/MeshSkin.js";
+import { SKINNED_BOUNDS_SCALE, type MeshSkin } from "../scene/MeshSkin.js";
 import type { FrameExecution } from "../../device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
@@ -251,8 +251,8 @@ export class ShadowExtension extends RenderExtension {
                             floats[f + 8] * floats[f + 8] + floats[f + 9] * floats[f + 9] + floats[f + 10] * floats[f + 10],
                         ),
                     );
-                    // a skinned mesh's limbs reach past its bind pose's sphere: half again, generously
-                    const radius = b.radius * scale * (source.skin !== null ? 1.5 : 1);
+                    // a skinned mesh's limbs reach past its bind pose's sphere
+                    const radius = b.radius * scale * (source.skin !== null ? SKINNED_BOUNDS_SCALE : 1);
                     const cx = m[o] * x + m[o + 4] * y + m[o + 8] * z + m[o + 12];
                     const cy = m[o + 1] * x + m[o + 5] * y + m[o + 9] * z + m[o + 13];
                     const cz = m[o + 2] * x + m[o + 6] * y + m[o + 10] * z + m[o + 14];

@@ -300,7 +300,7 @@ export class GBufferStep {
         if (bundle.key.skinned_count > 0) {
             // (after a bundle the pass has nothing bound)
             pass.setBindGroup(0, group);
-            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "skinned", 0, null, this.#pulled(device, state));
+            draw_runs(pass, state, list.opaque_runs, list.opaque_run_count, "surface", pipelines, "skinned", 0, indirect, this.#pulled(device, state));
         }
     }
 

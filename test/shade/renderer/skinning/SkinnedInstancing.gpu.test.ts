@@ -78,34 +78,72 @@ interface Run {
     readonly color: TextureReadback[];
     readonly velocity: TextureReadback[];
     readonly skinned_runs: number[];
+    /** Per frame, the instances the G-buffer's culling let through of the skin batch's run (-1: no such run). */
+    readonly batch_drawn: number[];
+    /**
+     * Direct draws of more than one instance recorded on the G-buffer and velocity passes over all frames: the
+     * skin batch's (a culled run drawn directly would draw what the culling left out, from stale visible slots).
+     */
+    direct_instanced_draws: number;
 }
 
-// four frames of the field, the poses and the walkers moving; the colour and velocity of each
-async function run(device: GPUDevice, instanced: boolean): Promise<Run> {
+interface RunOptions {
+    readonly instanced: boolean;
+    /** The G-buffer's frustum culling on (default) or off. */
+    readonly culled?: boolean;
+    readonly frames?: number;
+    /** Frame `f`'s camera target's x (default 0: the whole field in view). */
+    readonly look_x?: (f: number) => number;
+}
+
+// frames of the field (four by default), the poses and the walkers moving; the colour and velocity of each
+async function run(device: GPUDevice, options: RunOptions): Promise<Run> {
     const field = make_field();
     const target = new TextureRenderTarget(W, H);
     const errors: Error[] = [];
     const renderer = new Renderer({ device, target, scene: field.scene, feature_taa_enabled: false, resolution_scale: 1, on_error: (e) => errors.push(e) });
-    renderer.skinned_instancing = instanced;
+    renderer.skinned_instancing = options.instanced;
+    renderer.gbuffer_culling.enabled = options.culled ?? true;
     renderer.add_extension(new ShadowExtension({ cascades: 2, resolution: 256, distance: 20 }));
     const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
-    renderer.view.camera.position.set([0, 3.5, 6]);
-    renderer.view.camera.target.set([0, 0, 0]);
     field.scene.sun.direction.set([-0.5, -1, -0.3]);
-    const out: Run = { color: [], velocity: [], skinned_runs: [] };
-    for (let f = 0; f < 4; f++) {
+    const out: Run = { color: [], velocity: [], skinned_runs: [], batch_drawn: [], direct_instanced_draws: 0 };
+    // every direct indexed draw on a pass encoder is seen (Dawn's encoder methods live on the prototype)
+    const encoder = GPURenderPassEncoder.prototype;
+    const draw_indexed = encoder.drawIndexed;
+    encoder.drawIndexed = function (this: GPURenderPassEncoder, index_count: number, instance_count = 1, ...rest: number[]) {
+        if ((this.label === "gbuffer" || this.label === "velocity") && instance_count > 1) out.direct_instanced_draws++;
+        return draw_indexed.call(this, index_count, instance_count, ...rest);
+    };
+    try {
+        await frames(device, options, field, renderer, target, probe, out);
+    } finally {
+        encoder.drawIndexed = draw_indexed;
+    }
+    expect(errors).toEqual([]);
+    renderer.destroy();
+    return out;
+}
+
+async function frames(device: GPUDevice, options: RunOptions, field: Field, renderer: Renderer, target: TextureRenderTarget, probe: TextureProbe, out: Run): Promise<void> {
+    for (let f = 0; f < (options.frames ?? 4); f++) {
         field.pose(f);
+        const x = options.look_x?.(f) ?? 0;
+        renderer.view.camera.position.set([x, 3.5, 6]);
+        renderer.view.camera.target.set([x, 0, 0]);
         renderer.render_frame();
         out.color.push(await read_texture(device, target.acquire()));
         out.velocity.push(await read_texture(device, probe.texture!));
         const list = renderer.gbuffer_draw_list;
         let runs = 0;
-        for (let i = 0; i < list.opaque_run_count; i++) if (list.opaque_runs[i].skin !== null) runs++;
+        let batch = -1;
+        for (let i = 0; i < list.opaque_run_count; i++) {
+            if (list.opaque_runs[i].skin !== null) runs++;
+            if (list.opaque_runs[i].batch !== null) batch = i;
+        }
         out.skinned_runs.push(runs);
+        out.batch_drawn.push(batch < 0 ? -1 : (await renderer.gbuffer_culling.read_instance_counts(device))[batch]);
     }
-    expect(errors).toEqual([]);
-    renderer.destroy();
-    return out;
 }
 
 function largest_difference(a: TextureReadback, b: TextureReadback): number {
@@ -117,8 +155,8 @@ function largest_difference(a: TextureReadback, b: TextureReadback): number {
 describe("skinned meshes drawn instanced on Dawn", () => {
     it("a field of posed skinned boxes with rigid ones of the same geometry: the same picture, shadows and motion instanced and one draw each", async () => {
         await with_gpu_device(async (device) => {
-            const alone = await run(device, false);
-            const instanced = await run(device, true);
+            const alone = await run(device, { instanced: false });
+            const instanced = await run(device, { instanced: true });
             write_readback_png(instanced.color[3], "skinned_instancing");
             expect(alone.skinned_runs, "one run per skinned mesh when not instanced").toEqual([COUNT, COUNT, COUNT, COUNT]);
             // materials of one pipeline variant share runs: every skinned box of the group is one instanced draw
@@ -132,6 +170,31 @@ describe("skinned meshes drawn instanced on Dawn", () => {
             const { data: v, channels } = instanced.velocity[3];
             for (let p = 0; p < W * H; p++) if (Math.abs(v[p * channels]) + Math.abs(v[p * channels + 1]) > 1e-4) moving++;
             expect(moving, "pixels with motion in the last frame").toBeGreaterThan(30);
+        });
+    });
+
+    it("a camera sweep across the field: the skin batch's run is frustum-culled, with the picture and motion of everything drawn", async () => {
+        await with_gpu_device(async (device) => {
+            // the camera slides along the field: boxes leave at one side and straddle the frustum's edges
+            const sweep = { frames: 12, look_x: (f: number) => -7 + f * 1.2 };
+            const culled = await run(device, { instanced: true, ...sweep });
+            const everything = await run(device, { instanced: true, culled: false, ...sweep });
+            write_readback_png(culled.color[1], "skinned_instancing_culled");
+            let culled_frames = 0;
+            for (let f = 0; f < sweep.frames; f++) {
+                expect(largest_difference(culled.color[f], everything.color[f]), `frame ${f}: colour`).toBeLessThanOrEqual(1);
+                expect(largest_difference(culled.velocity[f], everything.velocity[f]), `frame ${f}: velocity`).toBeLessThan(1e-4);
+                expect(culled.batch_drawn[f], `frame ${f}: the batch's run is drawn indirectly`).toBeGreaterThanOrEqual(0);
+                if (culled.batch_drawn[f] < COUNT) culled_frames++;
+            }
+            // culled, the batch's run is drawn only indirectly (the instances the culling let through) in the
+            // G-buffer and velocity passes; not culled, directly (which also shows the count sees those draws)
+            expect(culled.direct_instanced_draws, "direct draws of the skin batch, culled").toBe(0);
+            expect(everything.direct_instanced_draws, "direct draws of the skin batch, not culled").toBeGreaterThanOrEqual(2 * sweep.frames);
+            // the sweep starts and ends with part of the field out of view: the culling left boxes out there
+
+            expect(culled_frames, `frames with boxes culled (drawn: ${culled.batch_drawn.join(", ")})`).toBeGreaterThanOrEqual(2);
+            expect(Math.max(...culled.batch_drawn), "some frame draws boxes").toBeGreaterThan(0);
         });
     });
 });
