@@ -6,7 +6,7 @@
 //
 //   npx esbuild bench/skirmish.bench.ts --bundle --platform=node --format=esm --external:webgpu \
 //       --define:__SHADE_DEBUG__=false --outfile=bench/output/skirmish.mjs && node bench/output/skirmish.mjs
-//   knobs: BENCH_SIZE=1920x1080 BENCH_UNITS=200,2000 BENCH_FRAMES=240 BENCH_FULLSCREEN=auto|raster|compute
+//   knobs: BENCH_SIZE=1920x1080 BENCH_UNITS=200,2000 BENCH_FRAMES=240 BENCH_WARM=60 BENCH_FULLSCREEN=auto|raster|compute
 //          BENCH_ASSETS=<folder of the level's models, default samples/assets/>
 import { readFileSync } from "node:fs";
 import * as dawn from "webgpu";
@@ -20,6 +20,7 @@ Object.assign(globalThis, dawn.globals);
 const [width, height] = (process.env.BENCH_SIZE ?? "1920x1080").split("x").map(Number);
 const UNITS = (process.env.BENCH_UNITS ?? "200,2000").split(",").map(Number);
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
+const WARM = Number(process.env.BENCH_WARM ?? 60);
 const FULLSCREEN = (process.env.BENCH_FULLSCREEN ?? "auto") as FullscreenPath;
 const STEP = 1 / 60;
 const LEVEL_URL = new URL("../samples/skirmish/levels/skirmish.json", import.meta.url);
@@ -95,18 +96,18 @@ async function measure(units: number): Promise<void> {
     }
     const update_ms: number[] = [];
     const render_ms: number[] = [];
-    for (let f = 0; f < 60 + FRAMES; f++) {
+    for (let f = 0; f < WARM + FRAMES; f++) {
         const t0 = performance.now();
         engine.update(STEP);
         level.after_update();
         const t1 = performance.now();
         engine.render();
         const t2 = performance.now();
-        if (f >= 60) {
+        if (f >= WARM) {
             update_ms.push(t1 - t0);
             render_ms.push(t2 - t1);
         }
-        if (f === 59) {
+        if (f === WARM - 1) {
             gpu.clear();
             totals.length = 0;
         }
@@ -131,6 +132,6 @@ async function measure(units: number): Promise<void> {
 
 const adapter = await instance.requestAdapter();
 const info = adapter?.info;
-console.log(`adapter: ${info?.vendor} ${info?.architecture} ${info?.device}; ${width}x${height}; ${FRAMES} frames after 60 warm; fullscreen_paths ${FULLSCREEN}; timestamps not quantized`);
+console.log(`adapter: ${info?.vendor} ${info?.architecture} ${info?.device}; ${width}x${height}; ${FRAMES} frames after ${WARM} warm; fullscreen_paths ${FULLSCREEN}; timestamps not quantized`);
 for (const units of UNITS) await measure(units);
 process.exit(0);

@@ -1,8 +1,11 @@
 import { report_error } from "./report_error.js";
 import { EntityManager } from "./EntityManager.js";
 import { GraphicsEngine, type GraphicsEngineOptions } from "./GraphicsEngine.js";
-import type { System } from "./System.js";
+import { System } from "./System.js";
 import { SystemError } from "./SystemError.js";
+
+// the update of a system that has none of its own: reads nothing
+const NO_UPDATE = System.prototype.update;
 
 export interface EngineOptions {
     readonly graphics?: GraphicsEngineOptions;
@@ -155,9 +158,10 @@ export class Engine {
      * Every system's `update(dt)` in order, without rendering (what `run()` does per fixed step). Suspended
      * systems are skipped; one that throws is reported and suspended, and the rest still run. A system removed
      * during the tick is not updated after its removal; one added during it runs from the next tick. World
-     * matrices are brought up to date (`entityManager.update_world_transforms`) before each system and after the
-     * last, so that every system, and the frame, sees the transforms changed before it ran; with nothing
-     * changed that costs nothing.
+     * matrices are brought up to date (`entityManager.update_world_transforms`) before each system that reads
+     * them (`System.reads_world_transforms`, and has an `update` of its own) and after the last, so that every
+     * such system, and the frame, sees the transforms changed before it ran; with nothing changed that costs
+     * nothing.
      */
     update(dt: number): void {
         if (!(dt >= 0 && dt < Infinity)) throw new RangeError(`Engine.update: dt must be a finite number of seconds >= 0, got ${dt}`);
@@ -172,7 +176,8 @@ export class Engine {
                 const system = systems[i];
                 if (!added.has(system)) continue; // removed by an earlier system's update in this tick
                 if (suspended.size > 0 && suspended.has(system)) continue;
-                entities.update_world_transforms();
+                // (the changes of systems that do not read world matrices are composed together, in one walk)
+                if (system.reads_world_transforms && system.update !== NO_UPDATE) entities.update_world_transforms();
                 try {
                     system.update(dt);
                 } catch (error) {

@@ -22,6 +22,15 @@ export abstract class System {
     /** Names the system in errors and the engine's system list. */
     abstract readonly name: string;
 
+    /**
+     * Whether `update` reads world matrices (`WorldTransform`, or anything computed from them). The `Engine`
+     * brings world matrices up to date before each system that does; a system that only writes transforms (an
+     * animator, a mover) says false, so that its changes and those of the systems before it are composed in one
+     * walk of the hierarchy, before the next system that reads them. A system without an `update` of its own
+     * reads nothing either way. Default true.
+     */
+    readonly reads_world_transforms: boolean = true;
+
     /** Called when the system joins an engine, before its first `update`. Needs no GPU device. */
     async startup(entityManager: EntityManager): Promise<void> {
         void entityManager;

@@ -13,14 +13,14 @@ export class AnimationPose {
     readonly weights: Float32Array;
     readonly weight_offset: Int32Array;
     readonly weight_count: Int32Array;
-    readonly #rest: { translation: Float32Array; rotation: Float32Array; scale: Float32Array; weights: Float32Array };
+    // translation, rotation, scale and weights are views of one array, and the rest pose is a copy of it: a reset
+    // is one copy (a pose is reset for every player every frame)
+    readonly #all: Float32Array;
+    readonly #rest: Float32Array;
 
     constructor(rest: readonly PoseNode[]) {
         const n = rest.length;
         this.node_count = n;
-        this.translation = new Float32Array(n * 3);
-        this.rotation = new Float32Array(n * 4);
-        this.scale = new Float32Array(n * 3);
         this.weight_offset = new Int32Array(n);
         this.weight_count = new Int32Array(n);
         let weights = 0;
@@ -29,7 +29,11 @@ export class AnimationPose {
             this.weight_count[i] = rest[i].weights?.length ?? 0;
             weights += this.weight_count[i];
         }
-        this.weights = new Float32Array(weights);
+        this.#all = new Float32Array(n * 10 + weights);
+        this.translation = this.#all.subarray(0, n * 3);
+        this.rotation = this.#all.subarray(n * 3, n * 7);
+        this.scale = this.#all.subarray(n * 7, n * 10);
+        this.weights = this.#all.subarray(n * 10);
         for (let i = 0; i < n; i++) {
             const node = rest[i];
             if (node.translation.length !== 3 || node.rotation.length !== 4 || node.scale.length !== 3) {
@@ -40,28 +44,26 @@ export class AnimationPose {
             this.scale.set(node.scale, i * 3);
             if (node.weights !== undefined) this.weights.set(node.weights, this.weight_offset[i]);
         }
-        this.#rest = { translation: this.translation.slice(), rotation: this.rotation.slice(), scale: this.scale.slice(), weights: this.weights.slice() };
+        this.#rest = this.#all.slice();
     }
 
     /** Back to the rest pose. */
     reset(): void {
-        this.translation.set(this.#rest.translation);
-        this.rotation.set(this.#rest.rotation);
-        this.scale.set(this.#rest.scale);
-        this.weights.set(this.#rest.weights);
+        this.#all.set(this.#rest);
     }
 
     /** A pose of the same nodes with its own arrays, at the same rest pose. */
     clone_rest(): AnimationPose {
         const rest = this.#rest;
+        const n = this.node_count;
         const nodes: PoseNode[] = [];
-        for (let i = 0; i < this.node_count; i++) {
-            const o = this.weight_offset[i];
+        for (let i = 0; i < n; i++) {
+            const o = n * 10 + this.weight_offset[i];
             nodes.push({
-                translation: rest.translation.subarray(i * 3, i * 3 + 3),
-                rotation: rest.rotation.subarray(i * 4, i * 4 + 4),
-                scale: rest.scale.subarray(i * 3, i * 3 + 3),
-                weights: rest.weights.subarray(o, o + this.weight_count[i]),
+                translation: rest.subarray(i * 3, i * 3 + 3),
+                rotation: rest.subarray(n * 3 + i * 4, n * 3 + i * 4 + 4),
+                scale: rest.subarray(n * 7 + i * 3, n * 7 + i * 3 + 3),
+                weights: rest.subarray(o, o + this.weight_count[i]),
             });
         }
         return new AnimationPose(nodes);

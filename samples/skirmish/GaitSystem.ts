@@ -18,6 +18,8 @@ const RUN_RATIO = 2.4;
  */
 export class GaitSystem extends System {
     readonly name = "GaitSystem";
+    // reads walkers' speeds, no world matrix
+    override readonly reads_world_transforms = false;
     #query: EntityQuery | null = null;
 
     async startup(entityManager: EntityManager): Promise<void> {

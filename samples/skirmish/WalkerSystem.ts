@@ -12,6 +12,8 @@ export type GroundHeight = (x: number, z: number) => number;
 /** Moves every Walker along its loop; deterministic in the sum of the update steps. */
 export class WalkerSystem extends System {
     readonly name = "WalkerSystem";
+    // writes units' local transforms only
+    override readonly reads_world_transforms = false;
     /** Seconds walked since startup. */
     time = 0;
     ground: GroundHeight = () => 0;

@@ -35,6 +35,8 @@ function animated_nodes_of(model: Model): Int32Array {
  */
 export class AnimatorSystem extends System {
     readonly name = "AnimatorSystem";
+    // writes the joints' local transforms, reads no world matrix: composed with the moves before it in one walk
+    override readonly reads_world_transforms = false;
     readonly #models: ModelSystem;
     #entities: EntityManager | null = null;
     #query: EntityQuery | null = null;

@@ -346,3 +346,64 @@ describe("transform hierarchy: removal", () => {
         expect(Array.from(Transform.position.subarray(other * 3, other * 3 + 3))).toEqual([5, 0, 2]);
     });
 });
+
+describe("world matrices between systems", () => {
+    /** A fake system: runs `body` in its update, reading world matrices or not as told. */
+    class Step extends System {
+        readonly name: string;
+        override readonly reads_world_transforms: boolean;
+        readonly #body: () => void;
+        constructor(name: string, reads: boolean, body: () => void) {
+            super();
+            this.name = name;
+            this.reads_world_transforms = reads;
+            this.#body = body;
+        }
+        override update(): void {
+            this.#body();
+        }
+    }
+    /** A fake system without an update of its own. */
+    class Idle extends System {
+        readonly name = "Idle";
+    }
+
+    it("changes made by systems that read no world matrix are composed in one walk, before the next system that reads them", async () => {
+        const engine = new Engine();
+        const em = engine.entityManager;
+        const unit = place(em, { position: [0, 0, 0] });
+        const joint = place(em, { position: [0, 1, 0] });
+        em.set_parent(joint, unit);
+        engine.update(0);
+        let seen: number[] = [];
+        let x = 0;
+        // a mover, a system without an update, an animator (reading nothing), then one that reads the joint
+        await engine.add_system(new Step("mover", false, () => em.set_position(unit, ++x, 0, 0)));
+        await engine.add_system(new Idle());
+        await engine.add_system(new Step("animator", false, () => em.set_position(joint, 0, 1 + x, 0)));
+        await engine.add_system(new Step("reader", true, () => (seen = world_position(joint))));
+        const before = WorldTransform.version[joint];
+        engine.update(0);
+        expect(seen, "the reader sees both changes").toEqual([1, 2, 0]);
+        // the unit's walk covered the joint: composed once in the tick, not once per change
+        expect(WorldTransform.version[joint] - before, "the joint's world matrix composed once").toBe(1);
+        engine.update(0);
+        expect(seen).toEqual([2, 3, 0]);
+        expect(WorldTransform.version[joint] - before).toBe(2);
+    });
+
+    it("a system that reads world matrices sees the changes of the systems before it", async () => {
+        const engine = new Engine();
+        const em = engine.entityManager;
+        const unit = place(em, { position: [0, 0, 0] });
+        const joint = place(em, { position: [0, 1, 0] });
+        em.set_parent(joint, unit);
+        let seen: number[] = [];
+        await engine.add_system(new Step("mover", false, () => em.set_position(unit, 4, 0, 0)));
+        await engine.add_system(new Step("reader", true, () => (seen = world_position(joint))));
+        await engine.add_system(new Step("animator", false, () => em.set_position(joint, 0, 2, 0)));
+        engine.update(0);
+        expect(seen, "moved by the mover, not yet by the animator").toEqual([4, 1, 0]);
+        expect(world_position(joint), "after the tick: both").toEqual([4, 2, 0]);
+    });
+});
