@@ -48,15 +48,31 @@ export class SkinBinding {
     }
 }
 
-// out[o..] = a[ao..] * b[bo..], column-major 4x4 (gl-matrix's mat4.multiply, on offsets: no views to make)
+// out[o..] = a[ao..] * b[bo..], column-major 4x4, for an affine a (a world matrix: its last row is 0, 0, 0, 1, so
+// each column's last entry is b's): gl-matrix's mat4.multiply on offsets, no views to make, half the arithmetic
 function multiply(out: Float32Array, o: number, a: Float32Array, ao: number, b: Float32Array, bo: number): void {
+    const a0 = a[ao];
+    const a1 = a[ao + 1];
+    const a2 = a[ao + 2];
+    const a4 = a[ao + 4];
+    const a5 = a[ao + 5];
+    const a6 = a[ao + 6];
+    const a8 = a[ao + 8];
+    const a9 = a[ao + 9];
+    const a10 = a[ao + 10];
+    const a12 = a[ao + 12];
+    const a13 = a[ao + 13];
+    const a14 = a[ao + 14];
     for (let c = 0; c < 4; c++) {
-        const b0 = b[bo + c * 4];
-        const b1 = b[bo + c * 4 + 1];
-        const b2 = b[bo + c * 4 + 2];
-        const b3 = b[bo + c * 4 + 3];
-        for (let r = 0; r < 4; r++) {
-            out[o + c * 4 + r] = a[ao + r] * b0 + a[ao + 4 + r] * b1 + a[ao + 8 + r] * b2 + a[ao + 12 + r] * b3;
-        }
+        const k = bo + c * 4;
+        const b0 = b[k];
+        const b1 = b[k + 1];
+        const b2 = b[k + 2];
+        const b3 = b[k + 3];
+        const q = o + c * 4;
+        out[q] = a0 * b0 + a4 * b1 + a8 * b2 + a12 * b3;
+        out[q + 1] = a1 * b0 + a5 * b1 + a9 * b2 + a13 * b3;
+        out[q + 2] = a2 * b0 + a6 * b1 + a10 * b2 + a14 * b3;
+        out[q + 3] = b3;
     }
 }
