@@ -4,25 +4,18 @@ import { GPUTextureAllocator } from "../device/graph/GPUTextureAllocator.js";
 import { GPUPassTimer, type ScopeTiming } from "../device/graph/GPUPassTimer.js";
 import { FrameContext } from "./extension/FrameContext.js";
 import { FramePhase } from "./extension/FramePhase.js";
-import { PresentTarget } from "./extension/PresentTarget.js";
 import type { RenderExtension } from "./extension/RenderExtension.js";
 import { RenderExtensionError } from "./extension/RenderExtensionError.js";
 import { extension_label } from "./extension/extension_label.js";
 import { RenderExtensionRegistry, type RenderPipelineDescription } from "./extension/RenderExtensionRegistry.js";
 import { FramePassError } from "../device/graph/FramePassError.js";
 import { RenderView } from "./extension/RenderView.js";
-import { SkinningStep } from "./skinning/SkinningStep.js";
-import { GBufferStep } from "./steps/GBufferStep.js";
-import { LightingStep } from "./steps/LightingStep.js";
-import { TonemapStep } from "./steps/TonemapStep.js";
-import { TransparencyStep } from "./steps/TransparencyStep.js";
 import { Scene } from "./scene/Scene.js";
-import { UpscaleStep } from "./steps/UpscaleStep.js";
 import { check_fullscreen_path, set_fullscreen_path } from "./fullscreen/FullscreenPath.js";
 import type { RenderTarget } from "./target/RenderTarget.js";
-import { SceneColor } from "./extension/SceneColor.js";
-import { FrameProducts } from "./products/FrameProducts.js";
-import { check_upscale_slot, type Upscaler, type UpscaleSlot } from "./upscale/Upscaler.js";
+import { check_upscale_slot, type UpscaleSlot } from "./upscale/Upscaler.js";
+import { FrameSteps } from "./FrameSteps.js";
+import { execute_diagnosed, type GPUErrorDiagnosis } from "./diagnose_gpu_errors.js";
 import type { MeshDrawList } from "./mesh/MeshDrawList.js";
 import type { FrustumCulling } from "./mesh/FrustumCulling.js";
 import type { RendererOptions } from "./RendererOptions.js";
@@ -70,13 +63,7 @@ export class Renderer {
      */
     fuse_fullscreen_steps = true;
 
-    readonly #gbuffer = new GBufferStep();
-    readonly #skinning = new SkinningStep();
-    readonly #lighting = new LightingStep();
-    readonly #transparency = new TransparencyStep(this.#gbuffer, this.#lighting.lights, this.#lighting.tiles);
-    readonly #upscale = new UpscaleStep();
-    readonly #tonemap = new TonemapStep();
-    readonly #products = new FrameProducts(this.registry);
+    readonly #steps = new FrameSteps(this.registry);
     readonly #command_buffers: GPUCommandBuffer[] = [];
     // reused every frame: only the encoder changes
     readonly #target: { graphics: GPUDevice; encoder: GPUCommandEncoder };
@@ -86,6 +73,7 @@ export class Renderer {
     #rendering = false;
     #failed_frame_index = -1;
     #diagnose_frames = 0;
+    readonly #diagnosis: GPUErrorDiagnosis;
     readonly #on_error: ((error: Error) => void) | null;
     #frames = 0;
 
@@ -105,9 +93,19 @@ export class Renderer {
                 : null;
         this.graph.timer = this.timer;
         this.#on_error = options.on_error ?? null;
-        this.#gbuffer.bundles = options.gbuffer_bundles ?? true;
-        this.#gbuffer.culling.enabled = options.gbuffer_culling ?? true;
+        this.#steps.gbuffer.bundles = options.gbuffer_bundles ?? true;
+        this.#steps.gbuffer.culling.enabled = options.gbuffer_culling ?? true;
         this.registry.on_failure = this.#on_error;
+        this.#diagnosis = {
+            device: this.device,
+            graph: this.graph,
+            registry: this.registry,
+            timer: this.timer,
+            target: this.#target,
+            on_error: this.#on_error,
+            destroyed: () => this.#destroyed,
+            diagnose_more: () => this.diagnose_gpu_errors(),
+        };
         if (options.fullscreen_paths !== undefined) set_fullscreen_path(this.device, check_fullscreen_path(options.fullscreen_paths, "Renderer fullscreen_paths"));
         this.target.configure(this.device);
     }
@@ -161,16 +159,16 @@ export class Renderer {
      * change: that is object data). False draws every run directly each frame.
      */
     get gbuffer_bundles(): boolean {
-        return this.#gbuffer.bundles;
+        return this.#steps.gbuffer.bundles;
     }
 
     set gbuffer_bundles(on: boolean) {
-        this.#gbuffer.bundles = on;
+        this.#steps.gbuffer.bundles = on;
     }
 
     /** How many times the G-buffer's render bundle was recorded so far (a static scene: once). */
     get gbuffer_bundle_records(): number {
-        return this.#gbuffer.bundle_records;
+        return this.#steps.gbuffer.bundle_records;
     }
 
     /**
@@ -179,7 +177,7 @@ export class Renderer {
      * tests; read it, do not change it.
      */
     get gbuffer_draw_list(): MeshDrawList {
-        return this.#gbuffer.draw_list;
+        return this.#steps.gbuffer.draw_list;
     }
 
     /**
@@ -188,11 +186,11 @@ export class Renderer {
      * Default true.
      */
     get skinned_instancing(): boolean {
-        return this.#skinning.instanced;
+        return this.#steps.skinning.instanced;
     }
 
     set skinned_instancing(value: boolean) {
-        this.#skinning.instanced = value;
+        this.#steps.skinning.instanced = value;
     }
 
     /**
@@ -200,7 +198,7 @@ export class Renderer {
      * whether this device culls, `read_instance_counts` reads back what the last frame drew of each run.
      */
     get gbuffer_culling(): FrustumCulling {
-        return this.#gbuffer.culling;
+        return this.#steps.gbuffer.culling;
     }
 
     /** Frames rendered so far. */
@@ -312,55 +310,19 @@ export class Renderer {
 
         const frame = this.frame;
         const graph = this.graph;
-        const registry = this.registry;
-        if (slot === "taa" || upscaler?.jitter === true) this.#upscale.jitter_camera(this.view.camera, this.#frames, internal_w, internal_h);
+        if (slot === "taa" || upscaler?.jitter === true) this.#steps.upscale.jitter_camera(this.view.camera, this.#frames, internal_w, internal_h);
         else this.view.camera.update(internal_w, internal_h);
         this.view.camera.bind(this.device);
-        this.#products.begin_frame(this.view.camera);
+        this.#steps.products.begin_frame(this.view.camera);
         frame.bind_scene(this.scene);
         frame.begin(internal_w, internal_h, output_w, output_h);
         try {
-            // before anything draws a skinned mesh (shadows draw at FrameStart)
-            this.#skinning.record(frame, this.scene);
-            this.#products.frame_start(frame, this.#gbuffer, this.scene);
-            registry.record_phase(FramePhase.FrameStart, frame);
-
-            frame.enter(FramePhase.AfterGBuffer);
-            this.#gbuffer.record(frame, this.scene);
-            const taa_velocity = slot === "taa" && this.taa_uses_velocity;
-            this.#products.after_gbuffer(frame, this.#gbuffer, taa_velocity, true);
-            registry.record_phase(FramePhase.AfterGBuffer, frame);
-            this.#products.after_gbuffer(frame, this.#gbuffer, taa_velocity, false);
-
-            frame.enter(FramePhase.AfterLighting);
-            this.#lighting.record(frame, this.scene);
-            this.#products.at(FramePhase.AfterLighting, frame);
-            registry.record_phase(FramePhase.AfterLighting, frame);
-
-            frame.enter(FramePhase.AfterTransparency);
-            this.#transparency.record(frame, this.scene);
-            this.#products.at(FramePhase.AfterTransparency, frame);
-            registry.record_phase(FramePhase.AfterTransparency, frame);
-
-            frame.enter(FramePhase.BeforePresent);
-            // adjacent full-screen steps with nothing between them are one pass: the TAA sharpen and the tonemap
-            // (products at BeforePresent are made only for its extensions)
-            const fuse = upscaler === null && slot === "taa" && this.fuse_fullscreen_steps && registry.extension_count(FramePhase.BeforePresent) === 0;
-            if (upscaler !== null) this.#record_upscaler(upscaler, frame);
-            else this.#upscale.record(frame, slot === "taa", fuse);
-            this.#products.at(FramePhase.BeforePresent, frame);
-            registry.record_phase(FramePhase.BeforePresent, frame);
-            const canvas = graph.import_texture("present target", texture);
-            const presented = this.#tonemap.record(frame, canvas, fuse);
-
-            frame.enter(FramePhase.Overlay);
-            frame.create(PresentTarget).target = presented;
-            registry.record_phase(FramePhase.Overlay, frame);
+            this.#steps.record(frame, graph, texture, slot, upscaler, this);
             frame.close();
 
             if (graph.compile() > 0 && this.#diagnose_frames > 0) {
                 this.#diagnose_frames--;
-                this.#execute_diagnosed();
+                execute_diagnosed(this.#diagnosis);
             } else if (graph.executed_pass_count > 0) {
                 const encoder = this.device.createCommandEncoder(encoder_descriptor);
                 this.#target.encoder = encoder;
@@ -381,27 +343,6 @@ export class Renderer {
         }
     }
 
-    // A user upscaler at BeforePresent, scoped under its name; it must leave the scene colour at the output size.
-    #record_upscaler(upscaler: Upscaler, frame: FrameContext): void {
-        const graph = this.graph;
-        const depth = graph.scope_depth;
-        graph.push_scope(upscaler.name);
-        try {
-            upscaler.record(frame);
-        } catch (error) {
-            throw new Error(`Upscaler '${upscaler.name}' failed to record at BeforePresent`, { cause: error });
-        } finally {
-            graph.pop_scopes_to(depth);
-        }
-        const size = frame.describe(frame.get(SceneColor).color);
-        const out = frame.output_resolution;
-        if (size.width !== out[0] || size.height !== out[1]) {
-            throw new Error(
-                `Upscaler '${upscaler.name}' left SceneColor at ${size.width}x${size.height}; it must publish the scene colour at the output size ${out[0]}x${out[1]}`,
-            );
-        }
-    }
-
     /**
      * Finds which pass causes GPU validation errors: for the next `frames` frames every pass records on a
      * command buffer of its own, inside its own error scope, submitted alone - so an invalid pass loses only
@@ -410,60 +351,6 @@ export class Renderer {
      */
     diagnose_gpu_errors(frames = 4): void {
         this.#diagnose_frames = Math.max(this.#diagnose_frames, frames);
-    }
-
-    #execute_diagnosed(): void {
-        const device = this.device;
-        const graph = this.graph;
-        const frame_index = graph.frame_index;
-        let encoder = device.createCommandEncoder(encoder_descriptor);
-        let pass = "frame start";
-        let scope = -1;
-        device.pushErrorScope("validation");
-        const close = () => {
-            const buffer = encoder.finish();
-            const encoded = device.popErrorScope();
-            device.pushErrorScope("validation");
-            device.queue.submit([buffer]);
-            const submitted = device.popErrorScope();
-            const owner = this.registry.scope_owner(frame_index, scope);
-            const failed_pass = pass;
-            void Promise.all([encoded, submitted]).then(
-                ([a, b]) => {
-                    const error = a ?? b;
-                    if (error !== null && !this.#destroyed) this.#on_validation_error(owner, failed_pass, error);
-                },
-                () => {}, // a lost device: recovery reports it
-            );
-        };
-        this.#target.encoder = encoder;
-        graph.execute(this.#target, (next_pass, next_scope) => {
-            close();
-            encoder = device.createCommandEncoder(encoder_descriptor);
-            device.pushErrorScope("validation");
-            pass = next_pass;
-            scope = next_scope;
-            return encoder;
-        });
-        const timing = this.timer?.end_frame(encoder) ?? null;
-        close();
-        this.timer?.read(timing);
-    }
-
-    #on_validation_error(owner: { extension: RenderExtension; phase: FramePhase } | null, pass: string, error: GPUError): void {
-        this.diagnose_gpu_errors(); // there may be more than one culprit
-        const report = this.#on_error;
-        if (owner === null) {
-            const failure = new Error(`GPU validation failed in built-in pass '${pass}': ${error.message}`);
-            if (report !== null) report(failure);
-            else console.error(failure);
-            return;
-        }
-        if (this.registry.is_suspended(owner.extension) || !this.registry.has(owner.extension)) return; // reported already
-        this.registry.suspend(owner.extension);
-        const failure = new RenderExtensionError(owner.extension, owner.phase, "validation", pass, new Error(error.message));
-        if (report !== null) report(failure);
-        else console.error(failure);
     }
 
     /** Releases the renderer's GPU objects. Registered extensions are not destroyed (their owners do that). */
