@@ -1,4 +1,3 @@
-import { BindGroupCache } from "../../shade/device/BindGroupCache.js";
 import type { FrameExecution } from "../../shade/device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../../shade/device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../shade/device/graph/FrameGraphResources.js";
@@ -8,13 +7,16 @@ import { FramePhase } from "../../shade/renderer/extension/FramePhase.js";
 import { GBufferTextures } from "../../shade/renderer/extension/GBufferTextures.js";
 import { RenderExtension, type RenderExtensionOwner } from "../../shade/renderer/extension/RenderExtension.js";
 import { SceneColor } from "../../shade/renderer/extension/SceneColor.js";
+import { HIGHLIGHT_ENTRY_BYTES, STEP_STRIDE } from "./highlight.wgsl.js";
 import {
-    HIGHLIGHT_COMPOSITE_WGSL,
-    HIGHLIGHT_ENTRY_BYTES,
-    HIGHLIGHT_FLOOD_WGSL,
-    HIGHLIGHT_SEED_WGSL,
-    STEP_STRIDE,
-} from "./highlight.wgsl.js";
+    build_highlight_state,
+    destroy_highlight_buffers,
+    highlight_composite_pipeline,
+    MAX_STEPS,
+    SEED_FORMAT,
+    type HighlightDeviceState,
+} from "./HighlightDeviceState.js";
+import { HighlightPicks } from "./HighlightPicks.js";
 
 /** The highlighted objects of a frame, as the system lists them for the extension; the owner named in errors. */
 export interface HighlightSource extends RenderExtensionOwner {
@@ -46,15 +48,8 @@ export class HighlightEntries {
     }
 }
 
-/** Most flood passes: steps 256 .. 1. */
-const MAX_STEPS = 9;
-const SEED_FORMAT: GPUTextureFormat = "rg32uint";
 const SEED_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04; /* TEXTURE_BINDING */
 const FLOOD_NAMES = Array.from({ length: MAX_STEPS }, (_, k) => `highlight / flood ${1 << k}`);
-const PREMULTIPLIED_OVER: GPUBlendState = {
-    color: { srcFactor: "one", dstFactor: "one-minus-src-alpha", operation: "add" },
-    alpha: { srcFactor: "one", dstFactor: "one-minus-src-alpha", operation: "add" },
-};
 
 interface PassData {
     input: FrameGraphHandle;
@@ -63,30 +58,6 @@ interface PassData {
     /** log2 of the flood step. */
     level: number;
     format: GPUTextureFormat;
-}
-
-interface Pick {
-    x: number;
-    y: number;
-    resolve: (entity: number | null) => void;
-    reject: (error: Error) => void;
-}
-
-interface DeviceState {
-    readonly device: GPUDevice;
-    readonly seed_layout: GPUBindGroupLayout;
-    readonly flood_layout: GPUBindGroupLayout;
-    readonly composite_layout: GPUBindGroupLayout;
-    readonly seed_pipeline: GPURenderPipeline;
-    readonly flood_pipeline: GPURenderPipeline;
-    readonly composite_module: GPUShaderModule;
-    readonly composite_pipeline_layout: GPUPipelineLayout;
-    readonly composites: { format: GPUTextureFormat; pipeline: GPURenderPipeline }[];
-    readonly steps: GPUBuffer;
-    readonly seed_params: GPUBuffer;
-    readonly pick_buffer: GPUBuffer;
-    entries: GPUBuffer;
-    readonly groups: BindGroupCache;
 }
 
 /**
@@ -109,7 +80,7 @@ export class HighlightExtension extends RenderExtension {
     readonly #source: HighlightSource;
     readonly #entries = new HighlightEntries();
     #count = 0;
-    #state: DeviceState | null = null;
+    #state: HighlightDeviceState | null = null;
     #destroyed = false;
     readonly #seed_data: PassData = { input: -1, ids: -1, output: -1, level: 0, format: SEED_FORMAT };
     readonly #flood_data: PassData[] = Array.from({ length: MAX_STEPS }, () => ({ input: -1, ids: -1, output: -1, level: 0, format: SEED_FORMAT }));
@@ -131,16 +102,12 @@ export class HighlightExtension extends RenderExtension {
     /** Pick passes recorded since construction (for tests). */
     pick_passes = 0;
 
-    readonly #picks: Pick[] = [];
-    /** The pick whose texel is being read back, or null. */
-    #in_flight: Pick | null = null;
-    readonly #pick_source: GPUTexelCopyTextureInfo = { texture: null as unknown as GPUTexture, origin: { x: 0, y: 0, z: 0 } };
-    readonly #pick_destination: GPUTexelCopyBufferInfo = { buffer: null as unknown as GPUBuffer, offset: 0 };
-    readonly #one_texel: GPUExtent3DDict = { width: 1, height: 1, depthOrArrayLayers: 1 };
+    readonly #picks: HighlightPicks;
 
     constructor(source: HighlightSource) {
         super(source);
         this.#source = source;
+        this.#picks = new HighlightPicks(source);
         this.#seed = (data, resources, execution) => this.#encode_seed(data, resources, execution);
         this.#flood = (data, resources, execution) => this.#encode_flood(data, resources, execution);
         this.#composite = (data, resources, execution) => this.#encode_composite(data, resources, execution);
@@ -149,7 +116,7 @@ export class HighlightExtension extends RenderExtension {
 
     /** Picks queued and not yet resolved. */
     get pending_picks(): number {
-        return this.#picks.length + (this.#in_flight === null ? 0 : 1);
+        return this.#picks.pending;
     }
 
     /**
@@ -161,14 +128,14 @@ export class HighlightExtension extends RenderExtension {
         if (!(Number.isInteger(x) && Number.isInteger(y))) {
             return Promise.reject(new RangeError(`HighlightExtension.pick: (x, y) must be whole pixels, got (${x}, ${y})`));
         }
-        return new Promise((resolve, reject) => this.#picks.push({ x, y, resolve, reject }));
+        return this.#picks.queue(x, y);
     }
 
     override record(frame: FrameContext): void {
         if (this.#destroyed) throw new Error("HighlightExtension 'highlight' used after destroy(); start the HighlightSystem up again");
         const entries = this.#entries;
         const count = (this.#count = this.#source.collect(entries));
-        const picking = this.#in_flight === null && this.#picks.length > 0;
+        const picking = this.#picks.ready;
         this.flood_passes = 0;
         if (count === 0 && !picking) return;
         const graph = frame.graph;
@@ -214,24 +181,15 @@ export class HighlightExtension extends RenderExtension {
         this.#destroyed = true;
         const state = this.#state;
         this.#state = null;
-        state?.steps.destroy();
-        state?.seed_params.destroy();
-        state?.entries.destroy();
         // an in-flight read keeps its buffer until it resolves
-        if (this.#in_flight === null) state?.pick_buffer.destroy();
-        for (const pick of this.#picks) pick.resolve(null);
-        this.#picks.length = 0;
+        if (state !== null) destroy_highlight_buffers(state, this.#picks.in_flight);
+        this.#picks.destroy();
         this.#attachments.length = 0;
     }
 
     #record_pick(frame: FrameContext, ids: FrameGraphHandle): void {
-        const pick = this.#picks[0];
         const size = frame.describe(ids);
-        if (pick.x < 0 || pick.y < 0 || pick.x >= size.width || pick.y >= size.height) {
-            this.#picks.shift();
-            pick.resolve(null);
-            return;
-        }
+        if (!this.#picks.next_within(size.width, size.height)) return;
         const data = this.#pick_data;
         const builder = frame.graph.add("highlight / pick", data, this.#pick);
         data.ids = builder.read(ids);
@@ -240,34 +198,10 @@ export class HighlightExtension extends RenderExtension {
     }
 
     #encode_pick(data: PassData, resources: FrameGraphResources, execution: FrameExecution): void {
-        const pick = this.#picks.shift();
-        if (pick === undefined) return;
+        // none left when destroyed since recording: no device state is made for it
+        if (!this.#picks.queued) return;
         const state = this.#device_state(execution.graphics);
-        const source = this.#pick_source;
-        source.texture = resources.texture(data.ids);
-        const origin = source.origin as GPUOrigin3DDict;
-        origin.x = pick.x;
-        origin.y = pick.y;
-        this.#pick_destination.buffer = state.pick_buffer;
-        execution.encoder.copyTextureToBuffer(source, this.#pick_destination, this.#one_texel);
-        this.#in_flight = pick;
-        const buffer = state.pick_buffer;
-        // mapped once the frame's command buffer is submitted (after this synchronous render call)
-        void Promise.resolve().then(() => this.#read_pick(buffer, pick));
-    }
-
-    async #read_pick(buffer: GPUBuffer, pick: Pick): Promise<void> {
-        try {
-            await buffer.mapAsync(GPUMapMode.READ, 0, 4);
-            const id = new Uint32Array(buffer.getMappedRange(0, 4))[0];
-            buffer.unmap();
-            pick.resolve(this.#source.entity_of_object(id));
-        } catch (error) {
-            pick.reject(new Error(`HighlightExtension.pick(${pick.x}, ${pick.y}): the read-back failed: ${(error as Error).message}`, { cause: error }));
-        } finally {
-            this.#in_flight = null;
-            if (this.#destroyed) buffer.destroy();
-        }
+        this.#picks.encode(execution.encoder, resources.texture(data.ids), state.pick_buffer);
     }
 
     #encode_seed(data: PassData, resources: FrameGraphResources, execution: FrameExecution): void {
@@ -354,7 +288,7 @@ export class HighlightExtension extends RenderExtension {
                 }),
             );
         }
-        this.#draw(resources, execution, data.output, this.#composite_pipeline(state, data.format), group, "highlight / composite");
+        this.#draw(resources, execution, data.output, highlight_composite_pipeline(state, data.format), group, "highlight / composite");
     }
 
     #draw(
@@ -377,83 +311,11 @@ export class HighlightExtension extends RenderExtension {
         pass.end();
     }
 
-    #composite_pipeline(state: DeviceState, format: GPUTextureFormat): GPURenderPipeline {
-        const list = state.composites;
-        for (let i = 0; i < list.length; i++) if (list[i].format === format) return list[i].pipeline;
-        const pipeline = state.device.createRenderPipeline({
-            label: `highlight composite pipeline (${format})`,
-            layout: state.composite_pipeline_layout,
-            vertex: { module: state.composite_module, entryPoint: "vs_fullscreen" },
-            fragment: { module: state.composite_module, entryPoint: "fs_main", targets: [{ format, blend: PREMULTIPLIED_OVER }] },
-            primitive: { topology: "triangle-list" },
-        });
-        list.push({ format, pipeline });
-        return pipeline;
-    }
-
-    #device_state(device: GPUDevice): DeviceState {
+    #device_state(device: GPUDevice): HighlightDeviceState {
         const current = this.#state;
         if (current !== null && current.device === device) return current;
-        if (current !== null) {
-            current.steps.destroy();
-            current.seed_params.destroy();
-            current.entries.destroy();
-            if (this.#in_flight === null) current.pick_buffer.destroy();
-        }
-        const frag = GPUShaderStage.FRAGMENT;
-        const seed_layout = device.createBindGroupLayout({
-            label: "highlight seed bind group layout",
-            entries: [
-                { binding: 0, visibility: frag, texture: { sampleType: "uint" } },
-                { binding: 1, visibility: frag, buffer: { type: "read-only-storage" } },
-                { binding: 2, visibility: frag, buffer: { type: "uniform" } },
-            ],
-        });
-        const flood_layout = device.createBindGroupLayout({
-            label: "highlight flood bind group layout",
-            entries: [
-                { binding: 0, visibility: frag, texture: { sampleType: "uint" } },
-                { binding: 1, visibility: frag, buffer: { type: "uniform", hasDynamicOffset: true, minBindingSize: 16 } },
-            ],
-        });
-        const composite_layout = device.createBindGroupLayout({
-            label: "highlight composite bind group layout",
-            entries: [
-                { binding: 0, visibility: frag, texture: { sampleType: "uint" } },
-                { binding: 1, visibility: frag, texture: { sampleType: "uint" } },
-                { binding: 2, visibility: frag, buffer: { type: "read-only-storage" } },
-            ],
-        });
-        const fullscreen = (label: string, code: string, layout: GPUBindGroupLayout): GPURenderPipeline => {
-            const module = device.createShaderModule({ label: `${label} shader`, code });
-            return device.createRenderPipeline({
-                label: `${label} pipeline`,
-                layout: device.createPipelineLayout({ label: `${label} pipeline layout`, bindGroupLayouts: [layout] }),
-                vertex: { module, entryPoint: "vs_fullscreen" },
-                fragment: { module, entryPoint: "fs_main", targets: [{ format: SEED_FORMAT }] },
-                primitive: { topology: "triangle-list" },
-            });
-        };
-        const steps = device.createBuffer({ label: "highlight flood steps", size: STEP_STRIDE * MAX_STEPS, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-        const step_values = new Int32Array((STEP_STRIDE / 4) * MAX_STEPS);
-        for (let level = 0; level < MAX_STEPS; level++) step_values[(level * STEP_STRIDE) / 4] = 1 << level;
-        device.queue.writeBuffer(steps, 0, step_values);
-        const state: DeviceState = {
-            device,
-            seed_layout,
-            flood_layout,
-            composite_layout,
-            seed_pipeline: fullscreen("highlight seed", HIGHLIGHT_SEED_WGSL, seed_layout),
-            flood_pipeline: fullscreen("highlight flood", HIGHLIGHT_FLOOD_WGSL, flood_layout),
-            composite_module: device.createShaderModule({ label: "highlight composite shader", code: HIGHLIGHT_COMPOSITE_WGSL }),
-            composite_pipeline_layout: device.createPipelineLayout({ label: "highlight composite pipeline layout", bindGroupLayouts: [composite_layout] }),
-            composites: [],
-            steps,
-            seed_params: device.createBuffer({ label: "highlight seed params", size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
-            pick_buffer: device.createBuffer({ label: "highlight pick read-back", size: 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
-            entries: device.createBuffer({ label: "highlight entries", size: this.#entries.bytes.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
-            groups: new BindGroupCache(32),
-        };
+        if (current !== null) destroy_highlight_buffers(current, this.#picks.in_flight);
+        const state = build_highlight_state(device, this.#entries.bytes.byteLength);
         this.#state = state;
         return state;
     }
