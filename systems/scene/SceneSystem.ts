@@ -11,12 +11,14 @@ import { MAX_POINT_LIGHTS } from "../../shade/renderer/scene/Scene.js";
 import { CanvasRenderTarget } from "../../shade/renderer/target/CanvasRenderTarget.js";
 import { Camera } from "./Camera.js";
 import { CameraDescriptor } from "./CameraDescriptor.js";
+import { copy_camera, copy_light, copy_mesh_fields, copy_sun } from "./copy_scene_state.js";
 import { DirectionalLight } from "./DirectionalLight.js";
 import { DirectionalLightDescriptor } from "./DirectionalLightDescriptor.js";
 import { MeshRenderer } from "./MeshRenderer.js";
 import { MeshRendererDescriptor } from "./MeshRendererDescriptor.js";
 import { PointLight } from "./PointLight.js";
 import { PointLightDescriptor } from "./PointLightDescriptor.js";
+import { add_scene_limits } from "./scene_limits.js";
 import { SceneAssets } from "./SceneAssets.js";
 import { ScenePickExtension, type PickResult, type ScenePickSource } from "./ScenePickExtension.js";
 
@@ -145,24 +147,8 @@ export class SceneSystem extends System implements ScenePickSource {
         components.register(DirectionalLightDescriptor);
         components.register(PointLightDescriptor);
         this.#entity_manager = entityManager;
-        const assets = this.assets;
-        const scene = this.#graphics.scene;
         this.#unsubscribe.push(
-            components.add_limit(MeshRendererDescriptor, {
-                owner: this.name,
-                check: (value) => {
-                    if (assets.geometry(value.geometry) === undefined) return { path: "geometry", expected: `a registered geometry: ${assets.geometry_names().join(", ")}` };
-                    if (assets.material(value.material) === undefined) return { path: "material", expected: `a registered material: ${assets.material_names().join(", ")}` };
-                    return null;
-                },
-            }),
-            components.add_limit(PointLightDescriptor, {
-                owner: this.name,
-                check: (_value, ordinal) => {
-                    const room = MAX_POINT_LIGHTS - scene.point_light_count;
-                    return ordinal >= room ? { path: "", expected: `at most ${MAX_POINT_LIGHTS} point lights in the scene (${scene.point_light_count} there already)`, found: `point light ${ordinal + 1}` } : null;
-                },
-            }),
+            ...add_scene_limits(components, this.name, this.assets, this.#graphics.scene),
             entityManager.on_add(MeshRenderer, (eid) => this.#add_mesh(eid)),
             entityManager.on_remove(MeshRenderer, (eid) => this.#remove_mesh(eid)),
             entityManager.on_add(PointLight, (eid) => this.#add_light(eid)),
@@ -363,24 +349,7 @@ export class SceneSystem extends System implements ScenePickSource {
             sun.intensity = 0;
             return;
         }
-        const m = WorldTransform.matrix;
-        const o = eid * 16;
-        const d = DirectionalLight.direction;
-        const x = d[eid * 3];
-        const y = d[eid * 3 + 1];
-        const z = d[eid * 3 + 2];
-        // the world matrix's 3x3 turns the local direction (scale does not matter once normalised)
-        const wx = m[o] * x + m[o + 4] * y + m[o + 8] * z;
-        const wy = m[o + 1] * x + m[o + 5] * y + m[o + 9] * z;
-        const wz = m[o + 2] * x + m[o + 6] * y + m[o + 10] * z;
-        const length = Math.sqrt(wx * wx + wy * wy + wz * wz) || 1;
-        sun.direction[0] = wx / length;
-        sun.direction[1] = wy / length;
-        sun.direction[2] = wz / length;
-        sun.color[0] = DirectionalLight.color[eid * 3];
-        sun.color[1] = DirectionalLight.color[eid * 3 + 1];
-        sun.color[2] = DirectionalLight.color[eid * 3 + 2];
-        if (sun.intensity !== DirectionalLight.intensity[eid]) sun.intensity = DirectionalLight.intensity[eid];
+        copy_sun(sun, eid);
     }
 
     #sync_camera(): void {
@@ -388,56 +357,6 @@ export class SceneSystem extends System implements ScenePickSource {
         // an active flag cleared in place hands the view to the latest camera still active
         if (eid >= 0 && Camera.active[eid] !== 1) eid = this.#active_camera = this.#latest(this.#cameras!, this.#per_entity.camera_order, eid, true);
         if (eid < 0) return;
-        const camera = this.#graphics.view.camera;
-        const m = WorldTransform.matrix;
-        const o = eid * 16;
-        const px = m[o + 12];
-        const py = m[o + 13];
-        const pz = m[o + 14];
-        // looks down local -z, local +y up
-        const fx = -m[o + 8];
-        const fy = -m[o + 9];
-        const fz = -m[o + 10];
-        const length = Math.sqrt(fx * fx + fy * fy + fz * fz) || 1;
-        camera.position[0] = px;
-        camera.position[1] = py;
-        camera.position[2] = pz;
-        camera.target[0] = px + fx / length;
-        camera.target[1] = py + fy / length;
-        camera.target[2] = pz + fz / length;
-        camera.up[0] = m[o + 4];
-        camera.up[1] = m[o + 5];
-        camera.up[2] = m[o + 6];
-        // stored only when changed: a number field that ever held another kind of number stores each new
-        // double as a fresh heap number (garbage every frame)
-        const fov_y = (Camera.fov[eid] * Math.PI) / 180;
-        if (camera.fov_y !== fov_y) camera.fov_y = fov_y;
-        if (camera.near !== Camera.near[eid]) camera.near = Camera.near[eid];
-        if (camera.far !== Camera.far[eid]) camera.far = Camera.far[eid];
+        copy_camera(this.#graphics.view.camera, eid);
     }
-}
-
-function copy_mesh_fields(mesh: Mesh, eid: number): void {
-    const c = MeshRenderer.color;
-    mesh.color[0] = c[eid * 4];
-    mesh.color[1] = c[eid * 4 + 1];
-    mesh.color[2] = c[eid * 4 + 2];
-    mesh.color[3] = c[eid * 4 + 3];
-    mesh.visible = MeshRenderer.visible[eid] === 1;
-    mesh.cast_shadows = MeshRenderer.cast_shadows[eid] === 1;
-    mesh.receive_decals = MeshRenderer.receive_decals[eid] === 1;
-    mesh.skin = MeshRenderer.skin[eid] ?? null;
-}
-
-function copy_light(light: ScenePointLight, eid: number): void {
-    const m = WorldTransform.matrix;
-    light.position[0] = m[eid * 16 + 12];
-    light.position[1] = m[eid * 16 + 13];
-    light.position[2] = m[eid * 16 + 14];
-    light.color[0] = PointLight.color[eid * 3];
-    light.color[1] = PointLight.color[eid * 3 + 1];
-    light.color[2] = PointLight.color[eid * 3 + 2];
-    // stored only when changed (see #sync_camera)
-    if (light.intensity !== PointLight.intensity[eid]) light.intensity = PointLight.intensity[eid];
-    if (light.range !== PointLight.range[eid]) light.range = PointLight.range[eid];
 }
