@@ -125,10 +125,9 @@ interface DeviceState {
  * GPU frustum culling of a draw list's opaque runs, drawn indirectly. Each frame `update` writes the run table
  * (each run's first slot, count, index count, whether it is culled, its geometry's bounding sphere; uploaded only
  * when it differs), and `record` dispatches the visibility pass: per run indirect draw arguments in `args` (run
- * `i` at byte `i * INDIRECT_ARGS_BYTES`) and the `visible` slot list the mesh vertex stages read through. A skin
- * batch's run (`DrawRun.batch`) is culled by its geometry's bind-pose sphere grown by `SKINNED_BOUNDS_SCALE`; a
- * skinned mesh drawn alone is not culled: it and every slot outside the opaque runs (blended meshes) map to
- * themselves. With `enabled` false every slot maps to itself and the
+ * `i` at byte `i * INDIRECT_ARGS_BYTES`) and the `visible` slot list the mesh vertex stages read through. A run
+ * of skinned meshes (a skin batch's, `DrawRun.batch`, or one mesh's) is culled by its geometry's bind-pose sphere
+ * grown by `SKINNED_BOUNDS_SCALE`. Every slot outside the opaque runs (blended meshes) maps to itself. With `enabled` false every slot maps to itself and the
  * caller draws directly: the reference picture culling must match.
  *
  * Indirect draws start at their run's first slot, which needs the device's `indirect-first-instance` feature
@@ -170,14 +169,8 @@ export class FrustumCulling {
             const o = i * RUN_WORDS;
             t[o] = run.first;
             t[o + 1] = run.count;
-            // a skinned mesh drawn alone is drawn directly, not culled; a skin batch's run is culled by its bind
-            // pose's sphere grown by SKINNED_BOUNDS_SCALE (the skinned vertices are in the mesh's own space)
-            if (run.skin !== null && run.batch === null) {
-                t[o + 2] = 0;
-                t[o + 3] = 0;
-                f[o + 4] = f[o + 5] = f[o + 6] = f[o + 7] = 0;
-                continue;
-            }
+            // a skinned run (a skin batch's, or one mesh's) is culled by its bind pose's sphere grown by
+            // SKINNED_BOUNDS_SCALE (the skinned vertices are in the mesh's own space)
             const b = geometry_bounds(run.geometry);
             t[o + 2] = geometries.get(run.geometry, run.skin).index_count;
             t[o + 3] = 1;

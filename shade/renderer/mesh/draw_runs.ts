@@ -20,9 +20,9 @@ export { SKINNED_VERTICES_GROUP };
 /**
  * Draws runs (from `start` to `count`): binds materials and geometry only when they change. With `pipelines` (by
  * `material_variant`, or one for every run) it sets the pipeline whenever the variant changes; without, the caller
- * has set one. With `indirect` (`FrustumCulling.args`: run `i`'s arguments at `i * INDIRECT_ARGS_BYTES`), the runs
- * the culling culls (of unskinned meshes and of skin batches) are drawn indirectly, with the instances it let
- * through: a pass that reads the visible slots must then draw every such run with it. With `pulled` (the pass's
+ * has set one. With `indirect` (`FrustumCulling.args`: run `i`'s arguments at `i * INDIRECT_ARGS_BYTES`), every
+ * run is drawn indirectly, with the instances the culling let through: a pass that reads the visible slots of a
+ * culled list must draw its opaque runs with it. With `pulled` (the pass's
  * pipelines that pull a skin batch's vertices, indexed as `pipelines`, whose layout has the batch's vertices at
  * `SKINNED_VERTICES_GROUP`), a run of a skin batch is one instanced draw; `pipelines` must then be given too.
  * Records into a pass or a render bundle.
@@ -133,8 +133,7 @@ export function draw_runs(
                 slot_4 = geometry.uv1;
             }
         }
-        // (the runs FrustumCulling culls: unskinned ones and skin batches')
-        if (indirect !== null && (run.skin === null || run.batch !== null)) pass.drawIndexedIndirect(indirect, i * INDIRECT_ARGS_BYTES);
+        if (indirect !== null) pass.drawIndexedIndirect(indirect, i * INDIRECT_ARGS_BYTES);
         else pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);
     }
 }

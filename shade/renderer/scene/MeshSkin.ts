@@ -5,9 +5,9 @@
  *
  * Write `matrices` in place and call `mark_changed()`: the renderer re-skins only when the version changed.
  *
- * Culling (the G-buffer's frustum culling of instanced skinned runs, the shadow cascades' caster culling) bounds a
- * skinned mesh by its geometry's bind-pose sphere, placed by the mesh's own world matrix and grown by
- * `SKINNED_BOUNDS_SCALE`: keep the skeleton near the mesh's transform (as glTF scenes do), or turn culling off.
+ * Culling (the G-buffer's frustum culling, the shadow cascades' caster culling) bounds a skinned mesh by its
+ * geometry's bind-pose sphere, placed by the mesh's own world matrix and grown by `SKINNED_BOUNDS_SCALE`: keep the
+ * skeleton near the mesh's transform (as glTF scenes do), or turn culling off.
  */
 export class MeshSkin {
     readonly joint_count: number;

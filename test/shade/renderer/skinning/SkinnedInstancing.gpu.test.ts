@@ -85,6 +85,8 @@ interface Run {
      * skin batch's (a culled run drawn directly would draw what the culling left out, from stale visible slots).
      */
     direct_instanced_draws: number;
+    /** Direct draws of any instance count on those passes (the bundled static runs are not among them). */
+    direct_draws: number;
 }
 
 interface RunOptions {
@@ -107,12 +109,15 @@ async function run(device: GPUDevice, options: RunOptions): Promise<Run> {
     renderer.add_extension(new ShadowExtension({ cascades: 2, resolution: 256, distance: 20 }));
     const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
     field.scene.sun.direction.set([-0.5, -1, -0.3]);
-    const out: Run = { color: [], velocity: [], skinned_runs: [], batch_drawn: [], direct_instanced_draws: 0 };
+    const out: Run = { color: [], velocity: [], skinned_runs: [], batch_drawn: [], direct_instanced_draws: 0, direct_draws: 0 };
     // every direct indexed draw on a pass encoder is seen (Dawn's encoder methods live on the prototype)
     const encoder = GPURenderPassEncoder.prototype;
     const draw_indexed = encoder.drawIndexed;
     encoder.drawIndexed = function (this: GPURenderPassEncoder, index_count: number, instance_count = 1, ...rest: number[]) {
-        if ((this.label === "gbuffer" || this.label === "velocity") && instance_count > 1) out.direct_instanced_draws++;
+        if (this.label === "gbuffer" || this.label === "velocity") {
+            out.direct_draws++;
+            if (instance_count > 1) out.direct_instanced_draws++;
+        }
         return draw_indexed.call(this, index_count, instance_count, ...rest);
     };
     try {
@@ -195,6 +200,21 @@ describe("skinned meshes drawn instanced on Dawn", () => {
 
             expect(culled_frames, `frames with boxes culled (drawn: ${culled.batch_drawn.join(", ")})`).toBeGreaterThanOrEqual(2);
             expect(Math.max(...culled.batch_drawn), "some frame draws boxes").toBeGreaterThan(0);
+        });
+    });
+
+    it("drawn one by one (instancing off), the skinned meshes are culled too, with the picture and motion of everything drawn", async () => {
+        await with_gpu_device(async (device) => {
+            const sweep = { frames: 12, look_x: (f: number) => -7 + f * 1.2 };
+            const culled = await run(device, { instanced: false, ...sweep });
+            const everything = await run(device, { instanced: false, culled: false, ...sweep });
+            for (let f = 0; f < sweep.frames; f++) {
+                expect(largest_difference(culled.color[f], everything.color[f]), `frame ${f}: colour`).toBeLessThanOrEqual(1);
+                expect(largest_difference(culled.velocity[f], everything.velocity[f]), `frame ${f}: velocity`).toBeLessThan(1e-4);
+            }
+            // culled, every skinned mesh's draw is indirect; not culled, each is a direct draw in both passes
+            expect(culled.direct_draws, "direct draws on the G-buffer and velocity passes, culled").toBe(0);
+            expect(everything.direct_draws, "direct draws, not culled").toBeGreaterThanOrEqual(2 * COUNT * sweep.frames);
         });
     });
 });
