@@ -5,7 +5,7 @@ import type { GPUGeometryCache } from "./GPUGeometryCache.js";
 import { OBJECT_WGSL } from "./mesh_wgsl.js";
 import type { DrawRun } from "./MeshDrawList.js";
 
-/** u32 words per run in the run table: first, count, index count, culled (0/1), model-space sphere (x, y, z, radius as f32). */
+/** u32 words per run in the run table: first, count, index count, padding, model-space sphere (x, y, z, radius as f32). */
 const RUN_WORDS = 8;
 /** Bytes of one run's indexed indirect draw arguments (index count, instance count, first index, base vertex, first instance). */
 export const INDIRECT_ARGS_BYTES = 20;
@@ -14,7 +14,7 @@ const MAX_GROUPS_X = 65535;
 
 /**
  * The visibility pass (`FrustumCulling`): one thread per object slot finds its run by binary search over the run
- * table; an object of a culled run whose world bounding sphere reaches into the camera's frustum is appended to its
+ * table; an object of a run whose world bounding sphere reaches into the camera's frustum is appended to its
  * run's part of `visible` (its instance count in `args` counted up atomically), every other slot maps to itself.
  * Mesh vertex stages read `objects[visible[instance_index]]`.
  */
@@ -25,13 +25,14 @@ struct Run {
     first: u32,
     count: u32,
     index_count: u32,
-    culled: u32,
+    // (the sphere's vec4 alignment)
+    pad: u32,
     sphere: vec4f,
 };
 struct Params {
     object_count: u32,
     run_count: u32,
-    // 0: every slot maps to itself (draws are direct), 1: culled runs are compacted
+    // 0: every slot maps to itself (draws are direct), 1: the runs are compacted
     cull: u32,
     groups_x: u32,
 };
@@ -95,7 +96,7 @@ fn cull(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_index) lo
     }
     let r = lo - 1u;
     let run = runs[r];
-    if (i >= run.first + run.count || run.culled == 0u) {
+    if (i >= run.first + run.count) {
         visible[i] = i;
         return;
     }
@@ -123,12 +124,13 @@ interface DeviceState {
 
 /**
  * GPU frustum culling of a draw list's opaque runs, drawn indirectly. Each frame `update` writes the run table
- * (each run's first slot, count, index count, whether it is culled, its geometry's bounding sphere; uploaded only
+ * (each run's first slot, count, index count, its geometry's bounding sphere; uploaded only
  * when it differs), and `record` dispatches the visibility pass: per run indirect draw arguments in `args` (run
  * `i` at byte `i * INDIRECT_ARGS_BYTES`) and the `visible` slot list the mesh vertex stages read through. A run
  * of skinned meshes (a skin batch's, `DrawRun.batch`, or one mesh's) is culled by its geometry's bind-pose sphere
- * grown by `SKINNED_BOUNDS_SCALE`. Every slot outside the opaque runs (blended meshes) maps to itself. With `enabled` false every slot maps to itself and the
- * caller draws directly: the reference picture culling must match.
+ * grown by `SKINNED_BOUNDS_SCALE`. Every slot outside the opaque runs (blended meshes) maps to itself. With
+ * `enabled` false every slot maps to itself and the caller draws directly: the reference picture culling must
+ * match.
  *
  * Indirect draws start at their run's first slot, which needs the device's `indirect-first-instance` feature
  * (`GraphicsEngine` asks for it where the adapter has it): on a device without it nothing is culled and every
@@ -173,7 +175,7 @@ export class FrustumCulling {
             // SKINNED_BOUNDS_SCALE (the skinned vertices are in the mesh's own space)
             const b = geometry_bounds(run.geometry);
             t[o + 2] = geometries.get(run.geometry, run.skin).index_count;
-            t[o + 3] = 1;
+            t[o + 3] = 0;
             f[o + 4] = b.x;
             f[o + 5] = b.y;
             f[o + 6] = b.z;
