@@ -143,8 +143,25 @@ export class AnimationPlayer {
         return this.#previous.clip === null ? 1 : Math.min(1, this.#numbers[1] / this.#numbers[2]);
     }
 
-    /** Advances by `dt` seconds (times speed) and samples into `pose`. `update(0)` samples where the clips are. */
-    update(dt: number): void {
+    /** The clip a fade in progress blends from (it stops playing when the fade ends), or null. */
+    get previous(): AnimationClip | null {
+        return this.#previous.clip;
+    }
+
+    /**
+     * Writes where the clips are into `out`: [seconds into the current clip, seconds into the previous one, how far
+     * the fade has come (0..1; 1 without one)]. For readers of the player's clock that sample elsewhere (a baked
+     * table): numbers in an array, not doubles across calls, so reading allocates nothing.
+     */
+    timing(out: Float64Array): void {
+        out[0] = this.#current.state[TIME];
+        out[1] = this.#previous.state[TIME];
+        const numbers = this.#numbers;
+        out[2] = this.#previous.clip === null ? 1 : Math.min(1, numbers[1] / numbers[2]);
+    }
+
+    /** Advances the clips and the fade by `dt` seconds (times speed) without sampling: `pose` keeps what it had. */
+    advance(dt: number): void {
         const numbers = this.#numbers;
         numbers[0] = dt;
         const current = this.#current;
@@ -155,6 +172,14 @@ export class AnimationPlayer {
             numbers[1] += dt;
             if (numbers[1] >= numbers[2]) previous.clip = null;
         }
+    }
+
+    /** Advances by `dt` seconds (times speed) and samples into `pose`. `update(0)` samples where the clips are. */
+    update(dt: number): void {
+        this.advance(dt);
+        const numbers = this.#numbers;
+        const current = this.#current;
+        const previous = this.#previous;
         this.pose.reset();
         if (current.clip === null) return;
         if (previous.clip === null) {

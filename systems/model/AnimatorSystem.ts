@@ -30,7 +30,8 @@ function animated_nodes_of(model: Model): Int32Array {
  * Runs `Animator`s: once the entity's model is instantiated (by the `ModelSystem` given), an `AnimationPlayer` per
  * entity plays `Animator.clip` (a change cross-fades over `Animator.fade`), and every update writes the pose into
  * the `Transform`s of the node entities the clips animate. The engine's transform hierarchy and the `ModelSystem`'s
- * skins carry it to the GPU the same frame. A clip name the model lacks is an error naming the clips it has, once
+ * skins carry it to the GPU the same frame. A model instanced without joint entities (`ModelInstance.joints` 0)
+ * has its clips baked: the update blends baked frames into its skins, and its other nodes keep their rest pose. A clip name the model lacks is an error naming the clips it has, once
  * per change of name. Allocates nothing once warm.
  */
 export class AnimatorSystem extends System {
@@ -112,9 +113,19 @@ export class AnimatorSystem extends System {
             }
             player.speed = Animator.speed[eid];
             player.loop = Animator.loop[eid] === 1;
-            player.update(dt);
+            const baked = instance.baked;
+            if (baked.length > 0) {
+                // no joint entities: the clock moves, and the skins blend baked frames
+                player.advance(dt);
+                for (let b = 0; b < baked.length; b++) {
+                    baked[b].bake.sample(baked[b].skin.matrices, player);
+                    baked[b].skin.mark_changed();
+                }
+            } else {
+                player.update(dt);
+                write_pose(entities, player, instance.entities.nodes, animated_nodes_of(instance.model));
+            }
             Animator.time[eid] = player.time;
-            write_pose(entities, player, instance.entities.nodes, animated_nodes_of(instance.model));
         }
     }
 

@@ -5,6 +5,7 @@ import { PerEntity } from "../../engine/PerEntity.js";
 import { System } from "../../engine/System.js";
 import { AssetCache } from "../../engine/assets/AssetCache.js";
 import { AssetError } from "../../engine/assets/AssetError.js";
+import { BakedSkin } from "../../engine/animation/BakedSkin.js";
 import type { AssetReader } from "../../engine/assets/AssetReader.js";
 import type { ImageDecoder } from "../../engine/assets/ImageDecoder.js";
 import type { Model } from "../../engine/assets/Model.js";
@@ -31,12 +32,22 @@ export interface ModelSystemOptions {
      * wanted it; default: `console.error`. The entity stays, without the model; `ready(eid)` rejects with the error.
      */
     readonly on_error?: (error: AssetError, eid: number) => void;
+    /** Frames a second a model's clips are baked at for instances without joint entities (`ModelInstance.joints` 0); default 30. */
+    readonly bake_rate?: number;
+}
+
+/** A skin of an instance made without joint entities, and the clips baked for it (what an `Animator` plays into it). */
+export interface BakedSkinBinding {
+    readonly skin: MeshSkin;
+    readonly bake: BakedSkin;
 }
 
 /** A model instantiated under an entity, and the entities made of it. */
 export interface InstantiatedModel {
     readonly model: Model;
     readonly entities: ModelEntities;
+    /** Its skins, when made without joint entities (`ModelInstance.joints` 0); empty otherwise. */
+    readonly baked: readonly BakedSkinBinding[];
 }
 
 /** One entity's model: what it loads, and once loaded, what was made of it. */
@@ -48,6 +59,7 @@ interface Instance {
     /** The generation of each entity made (`EntityManager.generation`): a recycled id is not the model's. */
     generations: Uint32Array | null;
     readonly skins: SkinBinding[];
+    readonly baked: BakedSkinBinding[];
     /** What `instance_of` answers once instantiated (made once: asking allocates nothing). */
     view: InstantiatedModel | null;
     /** Gone (removed, or the component replaced): a load finishing later releases at once. */
@@ -63,7 +75,9 @@ interface Instance {
  *
  * Skinned primitives get a `MeshSkin` each (`MeshRenderer.skin`), filled once per rendered frame from their joint
  * entities' world matrices (only when one of them moved), so that moving the joint entities (an `Animator` does)
- * moves the skin, skinned on the GPU.
+ * moves the skin, skinned on the GPU. An instance made without joint entities (`ModelInstance.joints` 0) gets
+ * skins in its mesh's space instead, at the rest pose, with its model's clips baked for them (`instance_of(eid).baked`):
+ * its `Animator` plays those.
  */
 export class ModelSystem extends System {
     readonly name = "ModelSystem";
@@ -87,6 +101,8 @@ export class ModelSystem extends System {
         this.#scene = scene;
         this.#options = options;
         this.base_url = options.base_url ?? "";
+        const rate = options.bake_rate;
+        if (rate !== undefined && !(rate > 0 && rate <= 1000)) throw new RangeError(`${this.name}: bake_rate is frames a second in (0, 1000], got ${rate}`);
         this.#cache = options.cache ?? null;
     }
 
@@ -146,7 +162,7 @@ export class ModelSystem extends System {
         if (this.#instances.has(eid)) this.#stop(eid);
         const url = this.base_url + ModelInstance.src[eid];
         const load = this.#load(url);
-        const instance: Instance = { url, promise: null as unknown as Promise<Model>, model: null, made: null, generations: null, skins: [], view: null, cancelled: false };
+        const instance: Instance = { url, promise: null as unknown as Promise<Model>, model: null, made: null, generations: null, skins: [], baked: [], view: null, cancelled: false };
         (instance as { promise: Promise<Model> }).promise = load.then(
             (model) => this.#instantiate(eid, instance, model),
             (error: unknown) => {
@@ -181,19 +197,27 @@ export class ModelSystem extends System {
             return model;
         }
         try {
-            instance.made = instantiate_model(entities, this.#scene.assets, model, eid);
+            instance.made = instantiate_model(entities, this.#scene.assets, model, eid, { joints: ModelInstance.joints[eid] !== 0 });
         } catch (error) {
             this.#release(instance.url, model);
             throw error instanceof AssetError ? error : new AssetError(instance.url, "", `could not be instantiated under ${entities.describe(eid)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         }
         instance.model = model;
-        instance.view = { model, entities: instance.made };
+        instance.view = { model, entities: instance.made, baked: instance.baked };
         instance.generations = Uint32Array.from(instance.made.entities, (e) => entities.generation(e));
         this.#users.set(instance.url, (this.#users.get(instance.url) ?? 0) + 1);
         for (const primitive of instance.made.primitives) {
             const node = model.nodes[primitive.node];
             if (node.skin < 0) continue;
             const skin = model.skins[node.skin];
+            if (ModelInstance.joints[eid] === 0) {
+                const bake = BakedSkin.of(model, node.skin, primitive.node, this.#options.bake_rate);
+                const mesh_skin = new MeshSkin(skin.joints.length, `${entities.describe(primitive.entity)} skin (baked)`, "mesh");
+                mesh_skin.matrices.set(bake.rest);
+                MeshRenderer.skin[primitive.entity] = mesh_skin;
+                instance.baked.push({ skin: mesh_skin, bake });
+                continue;
+            }
             const joints = skin.joints.map((j) => instance.made!.nodes[j]);
             const mesh_skin = new MeshSkin(skin.joints.length, `${entities.describe(primitive.entity)} skin`);
             MeshRenderer.skin[primitive.entity] = mesh_skin;

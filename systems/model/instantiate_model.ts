@@ -40,8 +40,21 @@ export function model_material_name(model: Model, material: number): string {
  * else on one child entity per primitive (named `<node>/<p>`). The model's geometries and materials are
  * registered in `assets` under `model_geometry_name` / `model_material_name` (once per model URL, until
  * `unregister_model_assets`); materials come from `make_standard_material`. Nothing is left half-made by a throw.
+ *
+ * With `joints: false` the skins' joints are not made (`nodes[j]` is -1): a node that hangs from a joint without
+ * being one, or a joint with a mesh, is an error naming it (nothing could move it with its joint).
  */
-export function instantiate_model(entities: EntityManager, assets: SceneAssets, model: Model, root: number): ModelEntities {
+export function instantiate_model(entities: EntityManager, assets: SceneAssets, model: Model, root: number, options: { readonly joints?: boolean } = {}): ModelEntities {
+    const joints = new Set<number>();
+    if (options.joints === false) for (const skin of model.skins) for (const j of skin.joints) joints.add(j);
+    for (const j of joints) {
+        const node = model.nodes[j];
+        const label = (n: number): string => `'${model.nodes[n].name === "" ? `node ${n}` : model.nodes[n].name}'`;
+        if (node.mesh >= 0) throw new Error(`joint ${label(j)} carries a mesh: with joints: false the joints are not made, so it could not be drawn`);
+        for (const c of node.children) {
+            if (!joints.has(c)) throw new Error(`node ${label(c)} hangs from joint ${label(j)}: with joints: false the joints are not made, so nothing can hang from one (instantiate with joints)`);
+        }
+    }
     register_model_assets(assets, model);
     const nodes: number[] = new Array<number>(model.nodes.length).fill(-1);
     const made: number[] = [];
@@ -52,6 +65,8 @@ export function instantiate_model(entities: EntityManager, assets: SceneAssets, 
         while (stack.length > 0) {
             const n = stack.pop()!;
             const node = model.nodes[n];
+            // a joint left out, and its subtree: joints only (checked above)
+            if (joints.has(n)) continue;
             const eid = entities.create_entity();
             made.push(eid);
             nodes[n] = eid;

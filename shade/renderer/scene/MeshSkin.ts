@@ -1,7 +1,15 @@
 /**
- * The joint matrices of a skinned mesh (glTF skinning). Each matrix is the joint's world matrix times its
- * inverse bind matrix, so a vertex skinned by them is in world space: the mesh's own world matrix is not applied
- * (glTF ignores the skinned mesh node's transform). The mesh's geometry needs `joints` and `weights`.
+ * What a skin's matrices are relative to. "world": each is the joint's world matrix times its inverse bind matrix,
+ * so a vertex skinned by them is in world space and the mesh's own world matrix is not applied (glTF ignores the
+ * skinned mesh node's transform). "mesh": each is the joint's matrix in the mesh's own space times its inverse
+ * bind matrix (a baked clip's palette), and the mesh's world matrix places the result as for a rigid mesh: moving
+ * the mesh neither rewrites the matrices nor skins it again.
+ */
+export type SkinSpace = "world" | "mesh";
+
+/**
+ * The joint matrices of a skinned mesh (glTF skinning), in `space` ("world" unless told). The mesh's geometry needs
+ * `joints` and `weights`.
  *
  * Write `matrices` in place and call `mark_changed()`: the renderer re-skins only when the version changed.
  *
@@ -14,13 +22,16 @@ export class MeshSkin {
     /** `joint_count` column-major 4x4 matrices, joint `j` at `j * 16`. Identity until written. */
     readonly matrices: Float32Array;
     readonly label: string;
+    readonly space: SkinSpace;
     /** Bumped by `mark_changed()`; starts at 1 so a new skin is skinned on its first frame. */
     version = 1;
 
-    constructor(joint_count: number, label = "skin") {
+    constructor(joint_count: number, label = "skin", space: SkinSpace = "world") {
         if (!Number.isInteger(joint_count) || joint_count < 1 || joint_count > 65536) {
             throw new RangeError(`MeshSkin '${label}': joint_count is an integer in 1..65536, got ${joint_count}`);
         }
+        if (space !== "world" && space !== "mesh") throw new RangeError(`MeshSkin '${label}': space is "world" or "mesh", got ${String(space)}`);
+        this.space = space;
         this.joint_count = joint_count;
         this.label = label;
         this.matrices = new Float32Array(joint_count * 16);

@@ -84,11 +84,14 @@ export class SkinGroup implements SkinBatch {
         return slot;
     }
 
-    /** Writes a slot's palette: the inverse of `world`, then `joints`; `relocated`: the slot has a new owner. */
-    write_palette(slot: number, world: mat4 | Float32Array, joints: Float32Array, relocated: boolean): void {
+    /**
+     * Writes a slot's palette: the inverse of `world` (identity for null: joints already in the mesh's space), then
+     * `joints`; `relocated`: the slot has a new owner.
+     */
+    write_palette(slot: number, world: mat4 | Float32Array | null, joints: Float32Array, relocated: boolean): void {
         const base = slot * this.stride * 16;
         const inverse = SkinGroup.#inverse;
-        if (mat4.invert(inverse, world) === null) mat4.identity(inverse);
+        if (world === null || mat4.invert(inverse, world) === null) mat4.identity(inverse);
         this.#mirror.set(inverse, base);
         this.#mirror.set(joints, base + 16);
         if (relocated) this.#fresh[slot] = this.frame;

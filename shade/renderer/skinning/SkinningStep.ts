@@ -119,9 +119,11 @@ export class SkinningStep {
             instance.output.skin_base = slot * group.vertex_count;
             mesh.update_matrix();
             const skin = instance.skin;
-            if (relocated || skin.version !== instance.skinned_version || !same_matrix(instance.world, mesh.world_matrix)) {
-                instance.world.set(mesh.world_matrix);
-                group.write_palette(slot, mesh.world_matrix, skin.matrices, relocated);
+            // a skin in the mesh's space is skinned again only when its matrices change: the draws place it
+            const world = skin.space === "world";
+            if (relocated || skin.version !== instance.skinned_version || (world && !same_matrix(instance.world, mesh.world_matrix))) {
+                if (world) instance.world.set(mesh.world_matrix);
+                group.write_palette(slot, world ? mesh.world_matrix : null, skin.matrices, relocated);
                 instance.skinned_version = skin.version;
             }
         }

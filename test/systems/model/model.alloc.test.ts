@@ -1,5 +1,5 @@
 // Allocation per steady frame of animated models on the CPU: 20 Foxes walking or running (AnimatorSystem.update:
-// sampling, cross-fades, pose writes), the transform hierarchy, ModelSystem.before_render (skins from the joints)
+// sampling, cross-fades, pose writes; or, made without joint entities, blending baked frames into the skins), the transform hierarchy, ModelSystem.before_render (skins from the joints)
 // and SceneSystem.before_render, against an idle reference frame (test/harness/allocation.ts). The models are
 // loaded on Dawn (their GPU objects need a device); the renderer's side of skinning has its own FAKE-device test
 // (test/shade/renderer/Renderer.alloc.test.ts). A positive control shows the measurement sees one object a frame.
@@ -16,14 +16,18 @@ import { window_medians } from "../../harness/allocation.js";
 import { get_gpu } from "../../harness/index.js";
 
 describe("animated models: allocation per steady frame", () => {
-    it("20 walking Foxes, clips changing now and then: animation, hierarchy and skins allocate nothing once warm", async () => {
+    it.each([
+        ["joint entities", true],
+        ["baked clips (joints: false)", false],
+    ])("20 walking Foxes with %s, clips changing now and then: animation, hierarchy and skins allocate nothing once warm", async (_, joints) => {
         const engine = new Engine({ graphics: { gpu: get_gpu(), target: new TextureRenderTarget(16, 16) } });
         await engine.graphics.start();
         const scene = await engine.add_system(new SceneSystem(engine.graphics));
         const models = await engine.add_system(new ModelSystem(engine.graphics, scene));
         const animators = await engine.add_system(new AnimatorSystem(models));
-        const foxes = Array.from({ length: 20 }, (_, i) => ({ Transform: { position: [i, 0, 0] }, Model: { src: FOX }, Animator: { clip: i % 2 === 0 ? "Walk" : "Run" } }));
+        const foxes = Array.from({ length: 20 }, (_, i) => ({ Transform: { position: [i, 0, 0] }, Model: { src: FOX, joints }, Animator: { clip: i % 2 === 0 ? "Walk" : "Run" } }));
         const ids = await load_level_with_models(engine, models, { entities: foxes });
+        expect(models.instance_of(ids[0])!.baked.length, "the path asked for").toBe(joints ? 0 : 1);
         const em = engine.entityManager;
         const clips = ["Walk", "Run", "Survey"];
         const counter = new Uint32Array(1);
