@@ -10,6 +10,7 @@ import { CAMERA_BYTES } from "../../shade/renderer/scene/Camera.js";
 import { GBUFFER_FORMATS } from "../../shade/renderer/steps/GBufferStep.js";
 import type { TerrainDraw, TerrainGPU } from "./TerrainDraw.js";
 import { TERRAIN_VERTEX_FLOATS } from "./TerrainGrid.js";
+import { terrain_noise_texels, TERRAIN_NOISE_SIZE } from "./terrain_noise.js";
 import { TERRAIN_WGSL } from "./terrain.wgsl.js";
 
 /** What the extension draws: the system's terrains; the owner named in errors. */
@@ -30,6 +31,9 @@ interface DeviceState {
     readonly device: GPUDevice;
     readonly layout: GPUBindGroupLayout;
     readonly pipeline: GPURenderPipeline;
+    /** The noise lattice every terrain's shading fetches (terrain_noise.ts), and its repeating sampler. */
+    readonly noise: GPUTexture;
+    readonly sampler: GPUSampler;
 }
 
 /**
@@ -80,6 +84,7 @@ export class TerrainExtension extends RenderExtension {
     override destroy(): void {
         if (this.#destroyed) return;
         this.#destroyed = true;
+        this.#state?.noise.destroy();
         this.#state = null;
         this.#data.camera = null;
         this.#colors.length = 0;
@@ -144,6 +149,8 @@ export class TerrainExtension extends RenderExtension {
                 entries: [
                     { binding: 0, resource: { buffer: camera, size: CAMERA_BYTES } },
                     { binding: 1, resource: { buffer: gpu.uniform } },
+                    { binding: 2, resource: state.noise.createView({ label: "terrain noise lattice view" }) },
+                    { binding: 3, resource: state.sampler },
                 ],
             });
             gpu.group_camera = camera;
@@ -159,7 +166,24 @@ export class TerrainExtension extends RenderExtension {
             entries: [
                 { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "uniform", minBindingSize: CAMERA_BYTES } },
                 { binding: 1, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: "uniform" } },
+                { binding: 2, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: "float" } },
+                { binding: 3, visibility: GPUShaderStage.FRAGMENT, sampler: { type: "filtering" } },
             ],
+        });
+        const size = TERRAIN_NOISE_SIZE;
+        const noise = device.createTexture({
+            label: "terrain noise lattice",
+            size: [size, size],
+            format: "r8unorm",
+            usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+        });
+        device.queue.writeTexture({ texture: noise }, terrain_noise_texels(size), { bytesPerRow: size }, [size, size]);
+        const sampler = device.createSampler({
+            label: "terrain noise sampler",
+            addressModeU: "repeat",
+            addressModeV: "repeat",
+            magFilter: "linear",
+            minFilter: "linear",
         });
         const module = device.createShaderModule({ label: "terrain shader", code: TERRAIN_WGSL });
         const pipeline = device.createRenderPipeline({
@@ -191,7 +215,8 @@ export class TerrainExtension extends RenderExtension {
             primitive: { topology: "triangle-list", cullMode: "back", frontFace: "ccw" },
             depthStencil: { format: GBUFFER_FORMATS.depth, depthWriteEnabled: true, depthCompare: "less" },
         });
-        const state: DeviceState = { device, layout, pipeline };
+        this.#state?.noise.destroy();
+        const state: DeviceState = { device, layout, pipeline, noise, sampler };
         this.#state = state;
         return state;
     }

@@ -1,5 +1,6 @@
 import { GBufferFlags } from "../../shade/renderer/extension/GBufferFlags.js";
 import { CAMERA_WGSL } from "../../shade/renderer/scene/Camera.js";
+import { TERRAIN_NOISE_SIZE } from "./terrain_noise.js";
 
 /** Bytes of one terrain's uniform block (`TerrainUniforms`). */
 export const TERRAIN_UNIFORM_BYTES = 48;
@@ -28,6 +29,8 @@ struct TerrainUniforms {
 };
 @group(0) @binding(0) var<uniform> camera: CameraUniforms;
 @group(0) @binding(1) var<uniform> terrain: TerrainUniforms;
+@group(0) @binding(2) var noise_lattice: texture_2d<f32>;
+@group(0) @binding(3) var noise_sampler: sampler;
 
 struct Varying {
     @builtin(position) clip: vec4f,
@@ -44,23 +47,12 @@ fn vs_terrain(@location(0) position: vec3f, @location(1) normal: vec3f) -> Varyi
     return out;
 }
 
-fn hash2(p: vec2f) -> f32 {
-    let q = vec2u(vec2i(floor(p)) + vec2i(4096));
-    var h = (q.x * 0x27d4eb2du) ^ (q.y * 0x165667b1u);
-    h = (h ^ (h >> 15u)) * 0x2c1b3c6du;
-    h = (h ^ (h >> 12u)) * 0x297a2d39u;
-    return f32(h ^ (h >> 15u)) / 4294967295.0;
-}
-
+// value noise: the lattice (terrain_noise.ts) fetched once, bilinearly, at the smoothstep of the fraction
 fn value_noise(p: vec2f) -> f32 {
     let i = floor(p);
     let f = p - i;
     let u = f * f * (3.0 - 2.0 * f);
-    let a = hash2(i);
-    let b = hash2(i + vec2f(1.0, 0.0));
-    let c = hash2(i + vec2f(0.0, 1.0));
-    let d = hash2(i + vec2f(1.0, 1.0));
-    return mix(mix(a, b, u.x), mix(c, d, u.x), u.y);
+    return textureSampleLevel(noise_lattice, noise_sampler, (i + u + 0.5) / ${TERRAIN_NOISE_SIZE}.0, 0.0).r;
 }
 
 fn fbm3(p: vec2f) -> f32 {

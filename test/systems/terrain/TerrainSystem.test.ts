@@ -126,6 +126,35 @@ describe("TerrainSystem (Dawn)", () => {
         expect(f.errors).toEqual([]);
     });
 
+    it("a flat meadow's colour is broken up by noise at several scales (the noise lattice is read), not one flat colour", async () => {
+        const f = await start_ground();
+        await f.engine.add_system(new TerrainSystem(f.engine.graphics));
+        const eid = f.engine.entityManager.create_entity();
+        f.engine.entityManager.add_component(eid, Transform);
+        f.engine.entityManager.add_component(eid, Terrain);
+        const n = 17;
+        // flat and between sand and snow: grass everywhere, so any change of colour is the noise's
+        Terrain.write(eid, { size: 16, resolution: n, height_scale: 1, heights: new Float32Array(n * n).fill(0.5), sand_level: 0.1, snow_level: 0.9, rock_slope: 0.5 });
+        f.engine.tick(DT);
+        const albedo = await f.capture.read("albedo");
+        write_readback_png(albedo, "terrain_meadow_albedo");
+        const greens: number[] = [];
+        for (let z = -5; z <= 5; z += 0.5) for (let x = -5; x <= 5; x += 0.5) greens.push(pixel_at(albedo, ...f.project([x, 0.5, z]))[1]);
+        const mean = greens.reduce((a, b) => a + b, 0) / greens.length;
+        const spread = Math.sqrt(greens.reduce((a, g) => a + (g - mean) ** 2, 0) / greens.length);
+        console.info(`meadow green: mean ${mean.toFixed(1)}, spread ${spread.toFixed(2)} over ${greens.length} pixels`);
+        expect(mean, "grass").toBeGreaterThan(20);
+        expect(spread, "the noise varies the grass").toBeGreaterThan(1.2);
+        // neighbours half a unit apart differ less than far-apart points: smooth noise, not per-pixel static
+        let near = 0;
+        let far = 0;
+        for (let i = 0; i + 1 < greens.length; i++) near += Math.abs(greens[i + 1] - greens[i]);
+        for (let i = 0; i + 10 < greens.length; i++) far += Math.abs(greens[i + 10] - greens[i]);
+        expect(near / (greens.length - 1)).toBeLessThan(far / (greens.length - 10));
+        await f.engine.shutdown();
+        expect(f.errors).toEqual([]);
+    });
+
     it("a terrain buried under a mesh is hidden by it; a terrain in front of a mesh covers it (depth-tested both ways)", async () => {
         const f = await start_ground();
         await f.engine.add_system(new TerrainSystem(f.engine.graphics, { object_id: 5 }));
