@@ -27,6 +27,7 @@ import type { EntityQuery } from "../../engine/EntityQuery.js";
 import { SceneAssets } from "../../systems/scene/SceneAssets.js";
 import { SceneSystem } from "../../systems/scene/SceneSystem.js";
 import { MeshRenderer } from "../../systems/scene/MeshRenderer.js";
+import { ImpactGrid } from "./ImpactGrid.js";
 import { Walker } from "./Walker.js";
 import { WalkerSystem } from "./WalkerSystem.js";
 import { Name } from "../../engine/components/Name.js";
@@ -86,6 +87,7 @@ export class SkirmishLevel {
     #impact_emitter = -1;
     #updates = 0;
     #impact_cooldown = 0;
+    readonly #impact_grid = new ImpactGrid();
 
     constructor(engine: Engine, options: SkirmishLevelOptions = {}) {
         this.engine = engine;
@@ -219,27 +221,18 @@ export class SkirmishLevel {
     // Where a blue and a red unit meet, sparks fly: the silent "impact sparks" emitter is moved there and burst.
     #impacts(): void {
         if (this.#impact_emitter === -1 || this.#updates < this.#impact_cooldown) return;
-        const entities = this.#walkers_query.entities;
         const p = Transform.position;
-        for (let a = 0; a < entities.length; a++) {
-            const ea = entities[a];
-            if (Walker.team[ea] !== 0) continue;
-            for (let b = 0; b < entities.length; b++) {
-                const eb = entities[b];
-                if (Walker.team[eb] !== 1) continue;
-                const dx = p[ea * 3] - p[eb * 3];
-                const dz = p[ea * 3 + 2] - p[eb * 3 + 2];
-                if (dx * dx + dz * dz > 0.8) continue;
-                const e = this.#impact_emitter;
-                p[e * 3] = (p[ea * 3] + p[eb * 3]) * 0.5;
-                p[e * 3 + 1] = (p[ea * 3 + 1] + p[eb * 3 + 1]) * 0.5 + 0.2;
-                p[e * 3 + 2] = (p[ea * 3 + 2] + p[eb * 3 + 2]) * 0.5;
-                this.engine.entityManager.mark_transform_changed(e);
-                this.particles.burst(e, 48);
-                this.#impact_cooldown = this.#updates + 12;
-                return;
-            }
-        }
+        const grid = this.#impact_grid;
+        if (!grid.find(this.#walkers_query.entities, Walker.team, p, 0.8)) return;
+        const ea = grid.blue;
+        const eb = grid.red;
+        const e = this.#impact_emitter;
+        p[e * 3] = (p[ea * 3] + p[eb * 3]) * 0.5;
+        p[e * 3 + 1] = (p[ea * 3 + 1] + p[eb * 3 + 1]) * 0.5 + 0.2;
+        p[e * 3 + 2] = (p[ea * 3 + 2] + p[eb * 3 + 2]) * 0.5;
+        this.engine.entityManager.mark_transform_changed(e);
+        this.particles.burst(e, 48);
+        this.#impact_cooldown = this.#updates + 12;
     }
 
     /** `extension_count` of every phase, in phase order. */
