@@ -1,8 +1,8 @@
-/** Lattice cells along each side of the terrain's noise texture (the noise repeats every this many cells). */
+/** @internal Lattice cells along each side of the terrain's noise texture (the noise repeats every this many cells). */
 export const TERRAIN_NOISE_SIZE = 512;
 
 /**
- * The terrain's value-noise lattice: one random value in [0, 1] per cell corner of a `TERRAIN_NOISE_SIZE` square,
+ * @internal The terrain's value-noise lattice: one random value in [0, 1] per cell corner of a `TERRAIN_NOISE_SIZE` square,
  * repeating, as r8unorm texels. The fragment shader reads a noise value with one bilinear fetch at the corner
  * plus the smoothstep of the fraction (the same function as four hashed corners blended, at an eighth of the
  * arithmetic: the G-buffer's fragment work is what a data-centre GPU's raster path is slowest at).
