@@ -3,6 +3,7 @@ import type { AnimationClip } from "./AnimationClip.js";
 import type { AnimationPlayer } from "./AnimationPlayer.js";
 import { AnimationPose } from "./AnimationPose.js";
 import { sample_clip } from "./sample_clip.js";
+import { SkinPaletteTable } from "../../shade/renderer/scene/SkinPaletteTable.js";
 
 /** What baking reads of a model: its node tree, its skins and its clips (a loaded `Model` is one). */
 export interface BakeSource {
@@ -15,9 +16,10 @@ export interface BakeSource {
 /** Frames a second clips are baked at unless told otherwise. */
 export const DEFAULT_BAKE_RATE = 30;
 
-/** One clip's frames: a palette at each of `times` (rising, from 0 to the clip's end). */
+/** One clip's frames: a palette at each of `times` (rising, from 0 to the clip's end), from frame `first` of the table. */
 interface BakedClip {
     readonly frames: number;
+    readonly first: number;
     readonly times: Float64Array;
     readonly data: Float32Array;
 }
@@ -37,9 +39,15 @@ export class BakedSkin {
     readonly rate: number;
     /** The rest pose's palette (what plays with no clip). */
     readonly rest: Float32Array;
+    /**
+     * Every palette baked, for the GPU to pick from (`MeshSkin` with a table, blended by `pick`): the rest pose
+     * (frame 0), then each clip's frames in the model's order.
+     */
+    readonly table: SkinPaletteTable;
     readonly #clips = new Map<AnimationClip, BakedClip>();
-    // [time, previous time, fade] read from the player (see AnimationPlayer.timing), then a blend's weight
-    readonly #timing = new Float64Array(4);
+    // [time, previous time, fade] read from the player (see AnimationPlayer.timing), a blend's weight, then where
+    // `locate` found a time: [4] the frame at or before it, [5] the weight of the frame after
+    readonly #timing = new Float64Array(6);
 
     private constructor(source: BakeSource, skin: number, mesh_node: number, rate: number) {
         const model_skin = source.skins[skin];
@@ -50,19 +58,24 @@ export class BakedSkin {
         this.rate = rate;
         const palette = new Palette(source, skin, mesh_node);
         const pose = new AnimationPose(source.nodes);
-        this.rest = new Float32Array(this.joint_count * 16);
-        palette.write(pose, this.rest, 0);
-        for (const clip of source.animations) {
-            const times = frame_times(clip, rate);
+        const floats = this.joint_count * 16;
+        const all_times = source.animations.map((clip) => frame_times(clip, rate));
+        const data = new Float32Array((1 + all_times.reduce((n, times) => n + times.length, 0)) * floats);
+        this.rest = data.subarray(0, floats);
+        palette.write(pose, data, 0);
+        let first = 1;
+        source.animations.forEach((clip, c) => {
+            const times = all_times[c];
             const frames = times.length;
-            const data = new Float32Array(frames * this.joint_count * 16);
             for (let f = 0; f < frames; f++) {
                 pose.reset();
                 sample_clip(clip, times[f], pose);
-                palette.write(pose, data, f * this.joint_count * 16);
+                palette.write(pose, data, (first + f) * floats);
             }
-            this.#clips.set(clip, { frames, times, data });
-        }
+            this.#clips.set(clip, { frames, first, times, data: data.subarray(first * floats, (first + frames) * floats) });
+            first += frames;
+        });
+        this.table = new SkinPaletteTable(this.joint_count, data, `${source.url} skin ${skin} baked`);
     }
 
     /** The bake of `source`'s skin `skin` for the mesh on node `mesh_node`, made at the first ask and kept with the model. */
@@ -114,6 +127,36 @@ export class BakedSkin {
         blend_frames(out, to, timing, 0, this.joint_count, true);
     }
 
+    /**
+     * Writes into `blend` (a `MeshSkin.blend`: four frames of `table`, then their weights) the frames and weights
+     * `sample` would blend where `player`'s clips are; the GPU blends them. Allocates nothing.
+     */
+    pick(blend: Float32Array, player: AnimationPlayer): void {
+        const current = player.current;
+        blend.fill(0);
+        if (current === null) {
+            blend[4] = 1;
+            return;
+        }
+        const timing = this.#timing;
+        player.timing(timing);
+        const to = this.#clip(current);
+        const previous = player.previous;
+        const fade = previous === null ? 1 : Math.min(1, timing[2]);
+        locate(to, timing, 0);
+        blend[0] = to.first + timing[4];
+        blend[1] = to.first + Math.min(timing[4] + 1, to.frames - 1);
+        blend[4] = fade * (1 - timing[5]);
+        blend[5] = fade * timing[5];
+        if (fade >= 1) return;
+        const from = this.#clip(previous!);
+        locate(from, timing, 1);
+        blend[2] = from.first + timing[4];
+        blend[3] = from.first + Math.min(timing[4] + 1, from.frames - 1);
+        blend[6] = (1 - fade) * (1 - timing[5]);
+        blend[7] = (1 - fade) * timing[5];
+    }
+
     #clip(clip: AnimationClip): BakedClip {
         const baked = this.#clips.get(clip);
         if (baked === undefined) throw new Error(`BakedSkin: clip '${clip.name}' is not one of the clips baked (a player of another model?)`);
@@ -142,28 +185,34 @@ function frame_times(clip: AnimationClip, rate: number): Float64Array {
     return Float64Array.from(times);
 }
 
+// numbers[4] = the clip's frame at or before numbers[at] (seconds), numbers[5] = the weight of the frame after it
+function locate(clip: BakedClip, numbers: Float64Array, at: number): void {
+    numbers[4] = 0;
+    numbers[5] = 0;
+    if (clip.frames < 2) return;
+    const time = numbers[at];
+    // binary search: frames need not be evenly spaced
+    const times = clip.times;
+    let lo = 0;
+    let hi = clip.frames - 2;
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (times[mid] <= time) lo = mid;
+        else hi = mid - 1;
+    }
+    const span = times[lo + 1] - times[lo];
+    numbers[4] = lo;
+    numbers[5] = span > 0 ? Math.min(1, Math.max(0, (time - times[lo]) / span)) : 0;
+}
+
 // out (+)= numbers[3] (the weight) * the clip's palette at numbers[at] (seconds), the two frames around it blended
 // linearly
 function blend_frames(out: Float32Array, clip: BakedClip, numbers: Float64Array, at: number, joints: number, add: boolean): void {
-    const time = numbers[at];
     const weight = numbers[3];
     const data = clip.data;
-    let a = 0;
-    let s = 0;
-    if (clip.frames > 1) {
-        // the last frame at or before `time` (binary search: frames need not be evenly spaced)
-        const times = clip.times;
-        let lo = 0;
-        let hi = clip.frames - 2;
-        while (lo < hi) {
-            const mid = (lo + hi + 1) >> 1;
-            if (times[mid] <= time) lo = mid;
-            else hi = mid - 1;
-        }
-        a = lo;
-        const span = times[a + 1] - times[a];
-        s = span > 0 ? Math.min(1, Math.max(0, (time - times[a]) / span)) : 0;
-    }
+    locate(clip, numbers, at);
+    const a = numbers[4];
+    const s = numbers[5];
     const floats = joints * 16;
     const base_a = a * floats;
     const base_b = clip.frames > 1 ? base_a + floats : base_a;

@@ -31,7 +31,8 @@ function animated_nodes_of(model: Model): Int32Array {
  * entity plays `Animator.clip` (a change cross-fades over `Animator.fade`), and every update writes the pose into
  * the `Transform`s of the node entities the clips animate. The engine's transform hierarchy and the `ModelSystem`'s
  * skins carry it to the GPU the same frame. A model instanced without joint entities (`ModelInstance.joints` 0)
- * has its clips baked: the update blends baked frames into its skins, and its other nodes keep their rest pose. A clip name the model lacks is an error naming the clips it has, once
+ * has its clips baked: the update picks baked frames and weights for its skins (the GPU blends them), and its other
+ * nodes keep their rest pose. A clip name the model lacks is an error naming the clips it has, once
  * per change of name. Allocates nothing once warm.
  */
 export class AnimatorSystem extends System {
@@ -115,10 +116,10 @@ export class AnimatorSystem extends System {
             player.loop = Animator.loop[eid] === 1;
             const baked = instance.baked;
             if (baked.length > 0) {
-                // no joint entities: the clock moves, and the skins blend baked frames
+                // no joint entities: the clock moves, and the skins pick baked frames (the GPU blends them)
                 player.advance(dt);
                 for (let b = 0; b < baked.length; b++) {
-                    baked[b].bake.sample(baked[b].skin.matrices, player);
+                    baked[b].bake.pick(baked[b].skin.blend, player);
                     baked[b].skin.mark_changed();
                 }
             } else {

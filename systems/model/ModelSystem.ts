@@ -76,8 +76,8 @@ interface Instance {
  * Skinned primitives get a `MeshSkin` each (`MeshRenderer.skin`), filled once per rendered frame from their joint
  * entities' world matrices (only when one of them moved), so that moving the joint entities (an `Animator` does)
  * moves the skin, skinned on the GPU. An instance made without joint entities (`ModelInstance.joints` 0) gets
- * skins in its mesh's space instead, at the rest pose, with its model's clips baked for them (`instance_of(eid).baked`):
- * its `Animator` plays those.
+ * skins in its mesh's space instead, at the rest pose, picking from its model's clips baked for them
+ * (`instance_of(eid).baked`; the GPU blends the frames picked): its `Animator` plays those.
  */
 export class ModelSystem extends System {
     readonly name = "ModelSystem";
@@ -212,7 +212,7 @@ export class ModelSystem extends System {
             const skin = model.skins[node.skin];
             if (ModelInstance.joints[eid] === 0) {
                 const bake = BakedSkin.of(model, node.skin, primitive.node, this.#options.bake_rate);
-                const mesh_skin = new MeshSkin(skin.joints.length, `${entities.describe(primitive.entity)} skin (baked)`, "mesh");
+                const mesh_skin = new MeshSkin(skin.joints.length, `${entities.describe(primitive.entity)} skin (baked)`, "mesh", bake.table);
                 mesh_skin.matrices.set(bake.rest);
                 MeshRenderer.skin[primitive.entity] = mesh_skin;
                 instance.baked.push({ skin: mesh_skin, bake });

@@ -1,3 +1,5 @@
+import type { SkinPaletteTable } from "./SkinPaletteTable.js";
+
 /**
  * What a skin's matrices are relative to. "world": each is the joint's world matrix times its inverse bind matrix,
  * so a vertex skinned by them is in world space and the mesh's own world matrix is not applied (glTF ignores the
@@ -23,15 +25,29 @@ export class MeshSkin {
     readonly matrices: Float32Array;
     readonly label: string;
     readonly space: SkinSpace;
+    /**
+     * Palettes to pick from (space "mesh" only), or null: with a table the renderer blends the palette on the GPU
+     * from the frames and weights in `blend`, and `matrices` is not read.
+     */
+    readonly table: SkinPaletteTable | null;
+    /**
+     * With a table: four frames of it (floats holding whole numbers) then their four weights, summing to 1. Write
+     * in place and call `mark_changed()`. Starts at frame 0, weight 1.
+     */
+    readonly blend = new Float32Array([0, 0, 0, 0, 1, 0, 0, 0]);
     /** Bumped by `mark_changed()`; starts at 1 so a new skin is skinned on its first frame. */
     version = 1;
 
-    constructor(joint_count: number, label = "skin", space: SkinSpace = "world") {
+    constructor(joint_count: number, label = "skin", space: SkinSpace = "world", table: SkinPaletteTable | null = null) {
         if (!Number.isInteger(joint_count) || joint_count < 1 || joint_count > 65536) {
             throw new RangeError(`MeshSkin '${label}': joint_count is an integer in 1..65536, got ${joint_count}`);
         }
         if (space !== "world" && space !== "mesh") throw new RangeError(`MeshSkin '${label}': space is "world" or "mesh", got ${String(space)}`);
         this.space = space;
+        if (table !== null && (space !== "mesh" || table.joint_count !== joint_count)) {
+            throw new RangeError(`MeshSkin '${label}': a palette table needs space "mesh" and ${joint_count} joints, got space "${space}" and table '${table.label}' of ${table.joint_count}`);
+        }
+        this.table = table;
         this.joint_count = joint_count;
         this.label = label;
         this.matrices = new Float32Array(joint_count * 16);

@@ -1,5 +1,6 @@
 import { mat4 } from "gl-matrix";
 import type { Geometry } from "../geometry/Geometry.js";
+import type { SkinPaletteTable } from "../scene/SkinPaletteTable.js";
 import type { GPUGeometry } from "../mesh/GPUGeometryCache.js";
 import { skinned_vertices_layout, type SkinBatch } from "../mesh/skinned_vertices.js";
 
@@ -15,6 +16,8 @@ export class SkinGroup implements SkinBatch {
     readonly geometry: Geometry;
     readonly vertex_count: number;
     readonly joint_count: number;
+    /** The palette table its skins pick from (their palettes are blended on the GPU), or null: palettes written. */
+    readonly table: SkinPaletteTable | null;
     /** Matrices per slot in the palette: the inverse world, then the joints. */
     readonly stride: number;
     /** The most slots one group holds (a storage binding's limit). */
@@ -49,12 +52,19 @@ export class SkinGroup implements SkinBatch {
     readonly #groups: [GPUBindGroup | null, GPUBindGroup | null] = [null, null];
     #group_source: GPUBuffer | null = null;
     #group_attributes: GPUBuffer | null = null;
+    // with a table: per slot four frames (u32) and four weights (f32 bits), uploaded in place of palettes
+    #blend_words = new Uint32Array(0);
+    #blend_weights = new Float32Array(0);
+    #blend_buffer: GPUBuffer | null = null;
+    #blend_group: GPUBindGroup | null = null;
+    #blend_group_table: GPUBuffer | null = null;
 
-    constructor(device: GPUDevice, geometry: Geometry, joint_count: number) {
+    constructor(device: GPUDevice, geometry: Geometry, joint_count: number, table: SkinPaletteTable | null = null) {
         this.#device = device;
         this.geometry = geometry;
         this.vertex_count = geometry.vertex_count;
         this.joint_count = joint_count;
+        this.table = table;
         this.stride = joint_count + 1;
         const limit = device.limits.maxStorageBufferBindingSize;
         this.max_slots = Math.max(1, Math.min(Math.floor(limit / Math.max(12, this.vertex_count * 12)), Math.floor(limit / (this.stride * 64))));
@@ -101,12 +111,34 @@ export class SkinGroup implements SkinBatch {
         this.#pending = true;
     }
 
-    /** Uploads the palettes written this frame (one `writeBuffer`), the span's fresh marks and the frame. */
+    /** With a table: writes a slot's blend record (`MeshSkin.blend`: four frames, four weights). */
+    write_blend(slot: number, blend: Float32Array, relocated: boolean): void {
+        const o = slot * 8;
+        const words = this.#blend_words;
+        const weights = this.#blend_weights;
+        for (let k = 0; k < 4; k++) {
+            words[o + k] = blend[k];
+            weights[o + 4 + k] = blend[4 + k];
+        }
+        if (relocated) this.#fresh[slot] = this.frame;
+        if (slot < this.#low) this.#low = slot;
+        if (slot > this.#high) this.#high = slot;
+        this.dirty = true;
+        this.#pending = true;
+    }
+
+    /**
+     * Uploads what was written this frame (one `writeBuffer`: the palettes, or with a table the blend records),
+     * the span's fresh marks and the frame.
+     */
     upload(queue: GPUQueue): void {
-        const floats = this.stride * 16;
         const low = this.#low;
         const count = this.#high - low + 1;
-        queue.writeBuffer(this.#palette!, low * floats * 4, this.#mirror, low * floats, count * floats);
+        if (this.table !== null) queue.writeBuffer(this.#blend_buffer!, low * 32, this.#blend_words, low * 8, count * 8);
+        else {
+            const floats = this.stride * 16;
+            queue.writeBuffer(this.#palette!, low * floats * 4, this.#mirror, low * floats, count * floats);
+        }
         queue.writeBuffer(this.#fresh_buffer!, low * 4, this.#fresh, low, count);
         this.#params_data[3] = this.frame;
         queue.writeBuffer(this.#params, 0, this.#params_data);
@@ -142,6 +174,24 @@ export class SkinGroup implements SkinBatch {
             this.#groups[target] = group;
         }
         return group;
+    }
+
+    /** With a table: the bind group of the blend into the palettes (`SKIN_BLEND_WGSL`), from the table's buffer. */
+    blend_bind_group(layout: GPUBindGroupLayout, table: GPUBuffer): GPUBindGroup {
+        if (this.#blend_group === null || this.#blend_group_table !== table) {
+            this.#blend_group = this.#device.createBindGroup({
+                label: "skin group blend bind group",
+                layout,
+                entries: [
+                    { binding: 0, resource: { buffer: this.#params } },
+                    { binding: 1, resource: { buffer: this.#palette! } },
+                    { binding: 2, resource: { buffer: table } },
+                    { binding: 3, resource: { buffer: this.#blend_buffer! } },
+                ],
+            });
+            this.#blend_group_table = table;
+        }
+        return this.#blend_group;
     }
 
     /** After the dispatch: the buffer just written is current, the one before it last frame's. */
@@ -190,6 +240,7 @@ export class SkinGroup implements SkinBatch {
         this.#positions?.[1].destroy();
         this.#normals?.destroy();
         this.#fresh_buffer?.destroy();
+        this.#blend_buffer?.destroy();
         this.#params.destroy();
     }
 
@@ -214,6 +265,15 @@ export class SkinGroup implements SkinBatch {
             device.createBuffer({ label: `skinned positions B (${capacity})`, size: bytes, usage }),
         ];
         this.#normals = device.createBuffer({ label: `skinned normals (${capacity})`, size: bytes, usage });
+        if (this.table !== null) {
+            const words = new Uint32Array(capacity * 8);
+            words.set(this.#blend_words);
+            this.#blend_words = words;
+            this.#blend_weights = new Float32Array(words.buffer);
+            this.#blend_buffer?.destroy();
+            this.#blend_buffer = device.createBuffer({ label: `skin group blends (${capacity})`, size: capacity * 32, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+            this.#blend_group = null;
+        }
         this.#capacity = capacity;
         this.#groups[0] = null;
         this.#groups[1] = null;

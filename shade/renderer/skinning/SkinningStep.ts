@@ -6,7 +6,8 @@ import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js"
 import type { Mesh } from "../scene/Mesh.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { Scene } from "../scene/Scene.js";
-import { SKINNING_WGSL, SKINNING_WORKGROUP } from "./skinning_wgsl.js";
+import type { SkinPaletteTable } from "../scene/SkinPaletteTable.js";
+import { SKIN_BLEND_WGSL, SKINNING_WGSL, SKINNING_WORKGROUP } from "./skinning_wgsl.js";
 import { SkinGroup } from "./SkinGroup.js";
 
 /** Frames a skin may go undrawn before its buffers are freed (a mesh hidden for a moment keeps them). */
@@ -35,6 +36,11 @@ interface DeviceState {
     readonly device: GPUDevice;
     readonly pipeline: GPUComputePipeline;
     readonly layout: GPUBindGroupLayout;
+    /** The blend of palettes from a table (`SKIN_BLEND_WGSL`). */
+    readonly blend_pipeline: GPUComputePipeline;
+    readonly blend_layout: GPUBindGroupLayout;
+    /** Each palette table's copy on the device (uploaded once). */
+    readonly tables: WeakMap<SkinPaletteTable, GPUBuffer>;
     readonly geometries: GPUGeometryCache;
     readonly sources: WeakMap<Geometry, SkinSource>;
     readonly instances: Map<MeshSkin, SkinInstance>;
@@ -53,7 +59,9 @@ interface DeviceState {
  * geometry are skinned together: their palettes go up in one `writeBuffer` and one dispatch skins them all into
  * one buffer (each at its offset), so a thousand characters cost a few calls, not thousands. A group is skinned
  * again only when one of its meshes' skin `version` or world matrix changed; last frame's positions are kept for
- * the velocity product. Allocates nothing per frame once the groups' buffers exist.
+ * the velocity product. A skin with a `SkinPaletteTable` names frames and weights instead of matrices: its group's
+ * palettes are blended from the table on the GPU in the same pass, before the skinning reads them. Allocates nothing
+ * per frame once the groups' buffers exist.
  */
 export class SkinningStep {
     readonly #meshes: Mesh[] = [];
@@ -106,7 +114,7 @@ export class SkinningStep {
         for (let i = 0; i < this.#count; i++) {
             const mesh = this.#meshes[i];
             const instance = instance_for(state, mesh, frame);
-            const group = group_for(state, mesh.geometry, mesh.skin!.joint_count);
+            const group = group_for(state, mesh.geometry, mesh.skin!.joint_count, mesh.skin!.table);
             if (group.frame !== frame) {
                 group.begin_frame(frame);
                 active[state.active_count++] = group;
@@ -123,7 +131,8 @@ export class SkinningStep {
             const world = skin.space === "world";
             if (relocated || skin.version !== instance.skinned_version || (world && !same_matrix(instance.world, mesh.world_matrix))) {
                 if (world) instance.world.set(mesh.world_matrix);
-                group.write_palette(slot, world ? mesh.world_matrix : null, skin.matrices, relocated);
+                if (skin.table !== null) group.write_blend(slot, checked_blend(skin), relocated);
+                else group.write_palette(slot, world ? mesh.world_matrix : null, skin.matrices, relocated);
                 instance.skinned_version = skin.version;
             }
         }
@@ -150,11 +159,18 @@ export class SkinningStep {
         const queue = device.queue;
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginComputePass(this.#descriptor);
-        pass.setPipeline(state.pipeline);
         for (let g = 0; g < state.active_count; g++) {
             const group = active[g];
             if (!group.dirty) continue;
             group.upload(queue);
+            // palettes picked from a table are blended here first (the next dispatch reads them: WebGPU orders
+            // a pass's dispatches)
+            if (group.table !== null) {
+                pass.setPipeline(state.blend_pipeline);
+                pass.setBindGroup(0, group.blend_bind_group(state.blend_layout, table_buffer(state, group.table)));
+                pass.dispatchWorkgroups(((group.stride + SKINNING_WORKGROUP - 1) / SKINNING_WORKGROUP) | 0, group.count);
+            }
+            pass.setPipeline(state.pipeline);
             const source = state.geometries.get(group.geometry, null);
             pass.setBindGroup(0, group.bind_group(state.layout, source, source_for(state, group.geometry)));
             pass.dispatchWorkgroups(((group.vertex_count + SKINNING_WORKGROUP - 1) / SKINNING_WORKGROUP) | 0, group.count);
@@ -248,8 +264,31 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
     return instance;
 }
 
-// the first group of `geometry` with room this frame (a new one when all are full)
-function group_for(state: DeviceState, geometry: Geometry, joint_count: number): SkinGroup {
+// a skin's blend record, its frames checked against its table (a frame past the table would read another's)
+function checked_blend(skin: MeshSkin): Float32Array {
+    const blend = skin.blend;
+    const frames = skin.table!.frames;
+    for (let k = 0; k < 4; k++) {
+        const f = blend[k];
+        if (!(f >= 0 && f < frames && f === Math.floor(f))) {
+            throw new RangeError(`MeshSkin '${skin.label}': blend frame ${k} is ${f}; its table '${skin.table!.label}' has frames 0..${frames - 1} (whole numbers)`);
+        }
+    }
+    return blend;
+}
+
+function table_buffer(state: DeviceState, table: SkinPaletteTable): GPUBuffer {
+    let buffer = state.tables.get(table);
+    if (buffer === undefined) {
+        buffer = state.device.createBuffer({ label: `${table.label} (palette table)`, size: table.data.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+        state.device.queue.writeBuffer(buffer, 0, table.data);
+        state.tables.set(table, buffer);
+    }
+    return buffer;
+}
+
+// the first group of `geometry` (and palette table) with room this frame (a new one when all are full)
+function group_for(state: DeviceState, geometry: Geometry, joint_count: number, table: SkinPaletteTable | null): SkinGroup {
     let groups = state.groups.get(geometry);
     if (groups === undefined) {
         groups = [];
@@ -257,9 +296,9 @@ function group_for(state: DeviceState, geometry: Geometry, joint_count: number):
     }
     for (let i = 0; i < groups.length; i++) {
         const group = groups[i];
-        if (group.joint_count === joint_count && group.vertex_count === geometry.vertex_count && (group.frame !== state.frame || group.has_room())) return group;
+        if (group.joint_count === joint_count && group.table === table && group.vertex_count === geometry.vertex_count && (group.frame !== state.frame || group.has_room())) return group;
     }
-    const group = new SkinGroup(state.device, geometry, joint_count);
+    const group = new SkinGroup(state.device, geometry, joint_count, table);
     groups.push(group);
     return group;
 }
@@ -330,6 +369,20 @@ function build_state(device: GPUDevice): DeviceState {
         layout: device.createPipelineLayout({ label: "skinning pipeline layout", bindGroupLayouts: [layout] }),
         compute: { module, entryPoint: "cs_skin" },
     });
-    return { device, pipeline, layout, geometries: GPUGeometryCache.of(device), sources: new WeakMap(), instances: new Map(), groups: new Map(), active: [], active_count: 0, frame: 0 };
+    const blend_layout = device.createBindGroupLayout({
+        label: "skin blend bind group layout",
+        entries: [
+            { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
+            storage(1, "storage"),
+            storage(2, "read-only-storage"),
+            storage(3, "read-only-storage"),
+        ],
+    });
+    const blend_pipeline = device.createComputePipeline({
+        label: "skin blend pipeline",
+        layout: device.createPipelineLayout({ label: "skin blend pipeline layout", bindGroupLayouts: [blend_layout] }),
+        compute: { module: device.createShaderModule({ label: "skin blend shader", code: SKIN_BLEND_WGSL }), entryPoint: "cs_blend" },
+    });
+    return { device, pipeline, layout, blend_pipeline, blend_layout, tables: new WeakMap(), geometries: GPUGeometryCache.of(device), sources: new WeakMap(), instances: new Map(), groups: new Map(), active: [], active_count: 0, frame: 0 };
 }
 

@@ -59,3 +59,38 @@ fn cs_skin(@builtin(global_invocation_id) id: vec3u) {
     }
 }
 `;
+
+/**
+ * A skin group's palettes blended from a `SkinPaletteTable` on the GPU: x runs over the matrices of a slot (the
+ * identity where the inverse world goes, then the joints), y over the slots. Each slot's blend record is two vec4u:
+ * four frames of the table, then four weights (as bits).
+ */
+export const SKIN_BLEND_WGSL = /* wgsl */ `
+struct SkinParams {
+    vertex_count: u32,
+    joint_count: u32,
+    stride: u32,
+    frame: u32,
+};
+
+@group(0) @binding(0) var<uniform> params: SkinParams;
+@group(0) @binding(1) var<storage, read_write> palette: array<mat4x4f>;
+@group(0) @binding(2) var<storage, read> table: array<mat4x4f>;
+@group(0) @binding(3) var<storage, read> blends: array<vec4u>;
+
+@compute @workgroup_size(${SKINNING_WORKGROUP})
+fn cs_blend(@builtin(global_invocation_id) id: vec3u) {
+    let m = id.x;
+    if (m > params.joint_count) { return; }
+    let slot = id.y;
+    let base = slot * params.stride;
+    // a table's palettes are in the mesh's space already: the inverse world is the identity
+    if (m == 0u) {
+        palette[base] = mat4x4f(vec4f(1.0, 0.0, 0.0, 0.0), vec4f(0.0, 1.0, 0.0, 0.0), vec4f(0.0, 0.0, 1.0, 0.0), vec4f(0.0, 0.0, 0.0, 1.0));
+        return;
+    }
+    let frames = blends[slot * 2u] * params.joint_count + vec4u(m - 1u);
+    let w = bitcast<vec4f>(blends[slot * 2u + 1u]);
+    palette[base + m] = table[frames.x] * w.x + table[frames.y] * w.y + table[frames.z] * w.z + table[frames.w] * w.w;
+}
+`;

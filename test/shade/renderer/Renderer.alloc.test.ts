@@ -31,6 +31,7 @@ import { Renderer } from "../../../shade/renderer/Renderer.js";
 import { Geometry } from "../../../shade/renderer/geometry/Geometry.js";
 import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
 import { MeshSkin } from "../../../shade/renderer/scene/MeshSkin.js";
+import { SkinPaletteTable } from "../../../shade/renderer/scene/SkinPaletteTable.js";
 import { PointLight } from "../../../shade/renderer/scene/PointLight.js";
 import { Scene } from "../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../shade/renderer/scene/StandardMaterial.js";
@@ -242,7 +243,7 @@ function small_scene(): Scene {
     return scene;
 }
 
-/** Two skinned boxes (two joints each) and a rigid one: the skins change every frame (`SkinWaver`). */
+/** Two skinned boxes (two joints each), two picking from a palette table, and a rigid one: the skins change every frame (`SkinWaver`). */
 function skinned_scene(): Scene {
     const scene = new Scene();
     const box = make_box_geometry();
@@ -258,6 +259,13 @@ function skinned_scene(): Scene {
     for (let i = 0; i < 2; i++) {
         const mesh = new Mesh(skinned, material);
         mesh.skin = new MeshSkin(2, `skin ${i}`);
+        scene.add(mesh);
+    }
+    // and two picking from a table of three palettes (blended on the GPU)
+    const table = new SkinPaletteTable(2, new Float32Array(3 * 2 * 16), "three palettes");
+    for (let i = 0; i < 2; i++) {
+        const mesh = new Mesh(skinned, material);
+        mesh.skin = new MeshSkin(2, `table skin ${i}`, "mesh", table);
         scene.add(mesh);
     }
     scene.add(new Mesh(box, material));
@@ -280,7 +288,11 @@ class SkinWaver extends RenderExtension {
         for (let i = 0; i < meshes.length; i++) {
             const skin = meshes[i].skin;
             if (skin === null) continue;
-            skin.matrices[16 + 12] = Math.sin(this.#t[0]);
+            if (skin.table !== null) {
+                skin.blend[0] = (skin.blend[0] + 1) % 3;
+                skin.blend[4] = 0.5;
+                skin.blend[5] = 0.5;
+            } else skin.matrices[16 + 12] = Math.sin(this.#t[0]);
             skin.mark_changed();
         }
     }
@@ -384,7 +396,7 @@ describe("Renderer allocation per steady frame", () => {
         const scene = skinned_scene();
         const { renderer, stats } = fake_renderer(scene);
         renderer.add_extension(new SkinWaver(scene));
-        await expect_no_allocation(renderer, stats, "2 skinned meshes re-skinned every frame, 1 rigid");
+        await expect_no_allocation(renderer, stats, "2 skinned meshes re-skinned every frame, 2 picking from a palette table, 1 rigid");
         expect(renderer.gbuffer_bundle_records, "the rigid mesh's bundle recorded once, the skins drawn apart").toBe(1);
         renderer.destroy();
     });

@@ -109,6 +109,20 @@ describe("baked animation for crowds (the Khronos Fox, joints: false)", () => {
         // the reference samples channels; the bake blends frames 1/30 s apart. Scale: the Fox is ~150 units long
         const player = new AnimationPlayer(model.animations, model.nodes);
         const out = new Float32Array(bake.joint_count * 16);
+        // what the GPU blends from `pick`: four frames of the table and their weights, summed here
+        const blend = new Float32Array(8);
+        const picked = (): Float32Array => {
+            bake.pick(blend, player);
+            const floats = bake.joint_count * 16;
+            const sum = new Float32Array(floats);
+            for (let k = 0; k < 4; k++) for (let i = 0; i < floats; i++) sum[i] += bake.table.data[blend[k] * floats + i] * blend[4 + k];
+            return sum;
+        };
+        const expect_picked = (label: string): void => {
+            const sum = picked();
+            expect(blend[4] + blend[5] + blend[6] + blend[7], `${label}: weights sum to 1`).toBeCloseTo(1, 6);
+            for (let i = 0; i < out.length; i++) if (i % 4 !== 3) expect(sum[i], `${label}: float ${i}`).toBeCloseTo(out[i], 4);
+        };
         let worst = 0;
         for (const clip of model.animations) {
             const keys = new Set(clip.channels.flatMap((c) => Array.from(c.times))).size;
@@ -117,6 +131,7 @@ describe("baked animation for crowds (the Khronos Fox, joints: false)", () => {
                 player.play(clip.name, { time: (clip.duration * k) / 37 });
                 player.update(0);
                 bake.sample(out, player);
+                expect_picked(`${clip.name} at ${k}/37`);
                 const reference = reference_palette(model, player, mesh_node);
                 for (let i = 0; i < out.length; i++) {
                     const d = Math.abs(out[i] - reference[i]) / (i % 16 >= 12 ? 100 : 1);
@@ -132,6 +147,7 @@ describe("baked animation for crowds (the Khronos Fox, joints: false)", () => {
         player.cross_fade("Run", 0.5, { time: 0.1 });
         player.advance(0.25);
         bake.sample(out, player);
+        expect_picked("mid-fade");
         const mid = out.slice();
         player.play("Walk", { time: 0.35 });
         bake.sample(out, player);
@@ -150,6 +166,8 @@ describe("baked animation for crowds (the Khronos Fox, joints: false)", () => {
         idle.update(0);
         bake.sample(out, idle);
         expect(Array.from(out)).toEqual(Array.from(bake.rest));
+        bake.pick(blend, idle);
+        expect(Array.from(blend), "the rest pose is the table's frame 0").toEqual([0, 0, 0, 0, 1, 0, 0, 0]);
         const rest = reference_palette(model, idle, mesh_node);
         for (let i = 0; i < out.length; i++) expect(out[i]).toBeCloseTo(rest[i], 3);
     });
@@ -201,12 +219,24 @@ describe("baked animation for crowds (the Khronos Fox, joints: false)", () => {
         await frame(0);
         const skin = models.instance_of(fox)!.baked[0].skin;
         expect(skin.space).toBe("mesh");
-        const matrices = skin.matrices.slice();
+        expect(skin.table, "its palettes are picked from the bake's table, blended on the GPU").toBe(models.instance_of(fox)!.baked[0].bake.table);
+        const blend = skin.blend.slice();
         fixture.engine.entityManager.set_position(fox, 40, 0, 0);
         await frame(0.1);
-        expect(Array.from(skin.matrices), "speed 0: the same palette").toEqual(Array.from(matrices));
+        expect(Array.from(skin.blend), "speed 0: the same frames and weights").toEqual(Array.from(blend));
         const entity = models.instance_of(fox)!.entities.primitives[0].entity;
         expect(MeshRenderer.skin[entity]).toBe(skin);
+        expect(fixture.errors).toEqual([]);
+        // a frame past the table is refused, naming the skin, not read from another skin's palettes
+        animators.player_of(fox)!.speed = 0;
+        fixture.engine.entityManager.remove_component(fox, Animator);
+        skin.blend[1] = skin.table!.frames;
+        skin.mark_changed();
+        expect(() => fixture.engine.tick(0)).toThrow(/MeshSkin '.*skin \(baked\)': blend frame 1 is \d+; its table '.*' has frames 0\.\.\d+ \(whole numbers\)/);
+        // put right, the next frame draws
+        skin.blend[1] = 0;
+        skin.mark_changed();
+        await frame(0);
         expect(fixture.errors).toEqual([]);
     });
 });
