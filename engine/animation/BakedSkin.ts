@@ -3,18 +3,19 @@ import type { AnimationClip } from "./AnimationClip.js";
 import type { AnimationPlayer } from "./AnimationPlayer.js";
 import { AnimationPose } from "./AnimationPose.js";
 import { sample_clip } from "./sample_clip.js";
+import type { ModelParts } from "../assets/Model.js";
 import { SkinPaletteTable } from "../../shade/renderer/scene/SkinPaletteTable.js";
 
 /** What baking reads of a model: its node tree, its skins and its clips (a loaded `Model` is one). */
-export interface BakeSource {
-    readonly url: string;
-    readonly nodes: readonly { readonly name: string; readonly parent: number; readonly translation: Float32Array; readonly rotation: Float32Array; readonly scale: Float32Array; readonly weights: Float32Array }[];
-    readonly skins: readonly { readonly joints: readonly number[]; readonly inverse_bind_matrices: Float32Array }[];
-    readonly animations: readonly AnimationClip[];
-}
+export type BakeSource = Pick<ModelParts, "url" | "nodes" | "skins" | "animations">;
 
 /** Frames a second clips are baked at unless told otherwise. */
 export const DEFAULT_BAKE_RATE = 30;
+
+/** Throws unless `rate` is a bake rate (frames a second in (0, 1000]); `what` names the caller in the message. */
+export function check_bake_rate(rate: number, what: string): void {
+    if (!(rate > 0 && rate <= 1000)) throw new RangeError(`${what}: the bake rate is frames a second in (0, 1000], got ${rate}`);
+}
 
 /** One clip's frames: a palette at each of `times` (rising, from 0 to the clip's end), from frame `first` of the table. */
 interface BakedClip {
@@ -31,7 +32,7 @@ interface BakedClip {
  * `MeshSkin` of space "mesh" holds). Frames lie at the clip's keyframe times, and `rate` a second at least where
  * keys are further apart; between frames the matrices blend linearly. A cross-fade blends the two clips' matrices
  * too, not their joints' local rotations as `AnimationPlayer` does: mid-fade a limb may sit a little off where the
- * joint path puts it (the Fox's walk-to-run fade: a sixth of its moving pixels), never after. Nodes that are not joints are baked
+ * joint path puts it (the Fox's walk-to-run fade: a fifth of the pixels the fade moves), never after. Nodes that are not joints are baked
  * where the clip puts them too, the mesh node included. Made once per model, skin and mesh node with `BakedSkin.of`.
  */
 export class BakedSkin {
@@ -53,7 +54,7 @@ export class BakedSkin {
         const model_skin = source.skins[skin];
         if (model_skin === undefined) throw new RangeError(`BakedSkin: '${source.url}' has no skin ${skin} (it has ${source.skins.length})`);
         if (source.nodes[mesh_node] === undefined) throw new RangeError(`BakedSkin: '${source.url}' has no node ${mesh_node}`);
-        if (!(rate > 0 && rate <= 1000)) throw new RangeError(`BakedSkin: the bake rate is frames a second in (0, 1000], got ${rate}`);
+        check_bake_rate(rate, "BakedSkin");
         this.joint_count = model_skin.joints.length;
         this.rate = rate;
         const palette = new Palette(source, skin, mesh_node);

@@ -5,7 +5,7 @@ import { PerEntity } from "../../engine/PerEntity.js";
 import { System } from "../../engine/System.js";
 import { AssetCache } from "../../engine/assets/AssetCache.js";
 import { AssetError } from "../../engine/assets/AssetError.js";
-import { BakedSkin } from "../../engine/animation/BakedSkin.js";
+import { BakedSkin, check_bake_rate } from "../../engine/animation/BakedSkin.js";
 import type { AssetReader } from "../../engine/assets/AssetReader.js";
 import type { ImageDecoder } from "../../engine/assets/ImageDecoder.js";
 import type { Model } from "../../engine/assets/Model.js";
@@ -101,8 +101,7 @@ export class ModelSystem extends System {
         this.#scene = scene;
         this.#options = options;
         this.base_url = options.base_url ?? "";
-        const rate = options.bake_rate;
-        if (rate !== undefined && !(rate > 0 && rate <= 1000)) throw new RangeError(`${this.name}: bake_rate is frames a second in (0, 1000], got ${rate}`);
+        if (options.bake_rate !== undefined) check_bake_rate(options.bake_rate, `${this.name} bake_rate`);
         this.#cache = options.cache ?? null;
     }
 

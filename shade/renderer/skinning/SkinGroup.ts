@@ -247,9 +247,12 @@ export class SkinGroup implements SkinBatch {
     // new buffers: every slot is skinned again from the mirror, and none has last positions
     #grow(capacity: number): void {
         const device = this.#device;
-        const mirror = new Float32Array(capacity * this.stride * 16);
-        mirror.set(this.#mirror);
-        this.#mirror = mirror;
+        // a table's group blends its palettes on the GPU: nothing to mirror
+        if (this.table === null) {
+            const mirror = new Float32Array(capacity * this.stride * 16);
+            mirror.set(this.#mirror);
+            this.#mirror = mirror;
+        }
         this.#fresh = new Uint32Array(capacity).fill(this.frame);
         this.#fresh_buffer?.destroy();
         this.#fresh_buffer = device.createBuffer({ label: `skin group fresh slots (${capacity})`, size: capacity * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });

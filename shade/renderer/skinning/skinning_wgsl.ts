@@ -1,6 +1,17 @@
 /** Vertices a skinning workgroup handles. */
 export const SKINNING_WORKGROUP = 64;
 
+// a skin group's uniform block (SkinGroup's params), read by the blend and the skinning
+const SKIN_PARAMS_WGSL = /* wgsl */ `
+struct SkinParams {
+    vertex_count: u32,
+    joint_count: u32,
+    // matrices per instance: joint_count + 1 (the inverse world first)
+    stride: u32,
+    // the frame being skinned
+    frame: u32,
+};`;
+
 /**
  * Linear blend skinning of every instance of one geometry in one dispatch: x runs over the vertices, y over the
  * instances (the skinned meshes sharing the geometry). Each instance's block of the palette is its mesh's inverse
@@ -11,14 +22,7 @@ export const SKINNING_WORKGROUP = 64;
  * from the slot's previous owner.
  */
 export const SKINNING_WGSL = /* wgsl */ `
-struct SkinParams {
-    vertex_count: u32,
-    joint_count: u32,
-    // matrices per instance: joint_count + 1 (the inverse world first)
-    stride: u32,
-    // the frame being skinned
-    frame: u32,
-};
+${SKIN_PARAMS_WGSL}
 
 @group(0) @binding(0) var<uniform> params: SkinParams;
 @group(0) @binding(1) var<storage, read> palette: array<mat4x4f>;
@@ -66,12 +70,7 @@ fn cs_skin(@builtin(global_invocation_id) id: vec3u) {
  * four frames of the table, then four weights (as bits).
  */
 export const SKIN_BLEND_WGSL = /* wgsl */ `
-struct SkinParams {
-    vertex_count: u32,
-    joint_count: u32,
-    stride: u32,
-    frame: u32,
-};
+${SKIN_PARAMS_WGSL}
 
 @group(0) @binding(0) var<uniform> params: SkinParams;
 @group(0) @binding(1) var<storage, read_write> palette: array<mat4x4f>;
