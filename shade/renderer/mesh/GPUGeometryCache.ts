@@ -1,4 +1,5 @@
 import type { Geometry } from "../geometry/Geometry.js";
+import { position_index } from "../geometry/position_index.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { SkinBatch } from "./skinned_vertices.js";
 
@@ -18,6 +19,11 @@ export interface GPUGeometry {
     /** The second uv set; zeros when the geometry has none. */
     uv1: GPUBuffer;
     index: GPUBuffer;
+    /**
+     * The index with vertices of one position glued (`position_index`), in `index_format`, for passes that read
+     * positions alone (shadow casters, motion): `index` itself when no two vertices share a position.
+     */
+    position_index: GPUBuffer;
     index_format: GPUIndexFormat;
     index_count: number;
     version: number;
@@ -91,10 +97,12 @@ export class GPUGeometryCache {
             entry?.tangent.destroy();
             entry?.uv1.destroy();
             entry?.index.destroy();
+            if (entry !== undefined && entry.position_index !== entry.index) entry.position_index.destroy();
             const make = (what: string, size: number, usage: number) =>
                 this.device.createBuffer({ label: `geometry ${what}`, size: Math.max(16, align4(size)), usage: usage | GPUBufferUsage.COPY_DST });
             // STORAGE too: the skinning step reads positions and normals as its source
             const position = make("positions", vertex_count * 12, GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE);
+            const index = make("indices", geometry.index.byteLength, GPUBufferUsage.INDEX);
             entry = {
                 position,
                 previous_position: position,
@@ -105,7 +113,8 @@ export class GPUGeometryCache {
                 uv: make("uvs", vertex_count * 8, GPUBufferUsage.VERTEX),
                 tangent: make("tangents", vertex_count * 16, GPUBufferUsage.VERTEX),
                 uv1: make("uv1s", vertex_count * 8, GPUBufferUsage.VERTEX),
-                index: make("indices", geometry.index.byteLength, GPUBufferUsage.INDEX),
+                index,
+                position_index: index,
                 index_format: "uint16",
                 index_count: 0,
                 version: -1,
@@ -129,12 +138,17 @@ export class GPUGeometryCache {
         else if ((had & 2) !== 0) queue.writeBuffer(entry.uv1, 0, new Float32Array(vertex_count * 2));
         this.#optional.set(entry, (tangent !== undefined ? 1 : 0) | (uv1 !== undefined ? 2 : 0));
         const index = geometry.index;
-        if (index.byteLength % 4 === 0) queue.writeBuffer(entry.index, 0, index);
-        else {
-            // writeBuffer wants 4-byte multiples: an odd count of 16-bit indices goes through a padded copy
-            const padded = new Uint16Array(index.length + 1);
-            padded.set(index);
-            queue.writeBuffer(entry.index, 0, padded);
+        write_index(queue, entry.index, index);
+        const glued = position_index(geometry);
+        if (glued === null) {
+            if (entry.position_index !== entry.index) entry.position_index.destroy();
+            entry.position_index = entry.index;
+        } else {
+            if (entry.position_index === entry.index || entry.position_index.size < entry.index.size) {
+                if (entry.position_index !== entry.index) entry.position_index.destroy();
+                entry.position_index = this.device.createBuffer({ label: "geometry indices (positions glued)", size: entry.index.size, usage: GPUBufferUsage.INDEX | GPUBufferUsage.COPY_DST });
+            }
+            write_index(queue, entry.position_index, glued);
         }
         entry.index_format = index instanceof Uint32Array ? "uint32" : "uint16";
         entry.index_count = index.length;
@@ -163,6 +177,16 @@ function check_indices(index: ArrayLike<number>, vertex_count: number): void {
                 `Mesh geometry: index ${i} is ${index[i]}, but the geometry has ${vertex_count} vertices (indices must be below the vertex count)`,
             );
         }
+    }
+}
+
+function write_index(queue: GPUQueue, buffer: GPUBuffer, index: Uint16Array | Uint32Array): void {
+    if (index.byteLength % 4 === 0) queue.writeBuffer(buffer, 0, index);
+    else {
+        // writeBuffer wants 4-byte multiples: an odd count of 16-bit indices goes through a padded copy
+        const padded = new Uint16Array(index.length + 1);
+        padded.set(index);
+        queue.writeBuffer(buffer, 0, padded);
     }
 }
 

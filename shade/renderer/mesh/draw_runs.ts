@@ -8,7 +8,8 @@ import { SKINNED_VERTICES_GROUP } from "./skinned_vertices.js";
 /**
  * Which vertex buffers a pass's pipeline reads beyond positions, normals and uvs (0-2): `surface` tangents and
  * uv1 at 3 and 4 (`SURFACE_VERTEX_BUFFERS`; with `pipelines`, only for the variants that read them), `previous`
- * last frame's positions at 3 (the velocity product's), `plain` none.
+ * last frame's positions at 3 (the velocity product's: it reads positions alone, and draws with the index whose
+ * vertices of one position are glued, `GPUGeometry.position_index`), `plain` none.
  */
 export type RunVertexBuffers = "plain" | "surface" | "previous";
 
@@ -96,9 +97,11 @@ export function draw_runs(
                     pass.setVertexBuffer(2, geometry.uv);
                     slot_uv = geometry.uv;
                 }
-                if (geometry.index !== bound_index) {
-                    pass.setIndexBuffer(geometry.index, geometry.index_format);
-                    bound_index = geometry.index;
+                // motion reads positions alone: the index with a position's vertices glued runs fewer vertex shaders
+                const index = buffers === "previous" ? geometry.position_index : geometry.index;
+                if (index !== bound_index) {
+                    pass.setIndexBuffer(index, geometry.index_format);
+                    bound_index = index;
                 }
                 bound_geometry = geometry;
                 rebind_extras = extras;

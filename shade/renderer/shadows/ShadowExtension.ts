@@ -207,7 +207,8 @@ export class ShadowExtension extends RenderExtension {
                             pass.setVertexBuffer(1, geometry.uv);
                             pass.setVertexBuffer(2, geometry.uv1);
                         }
-                        pass.setIndexBuffer(geometry.index, geometry.index_format);
+                        // unmasked casters read positions alone: the index with a position's vertices glued
+                        pass.setIndexBuffer(masked ? geometry.index : geometry.position_index, geometry.index_format);
                         bound = geometry;
                     }
                     pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);

@@ -234,6 +234,7 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
                 tangent: source.tangent,
                 uv1: source.uv1,
                 index: source.index,
+                position_index: source.position_index,
                 index_format: source.index_format,
                 index_count: source.index_count,
                 version: source.version,
@@ -257,6 +258,7 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
     output.tangent = source.tangent;
     output.uv1 = source.uv1;
     output.index = source.index;
+    output.position_index = source.position_index;
     output.index_format = source.index_format;
     output.index_count = source.index_count;
     output.version = source.version;

@@ -3,6 +3,7 @@
 import { vec4 } from "gl-matrix";
 import { describe, expect, it } from "vitest";
 import { Engine } from "../../../../engine/Engine.js";
+import { Geometry } from "../../../../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { make_plane_geometry } from "../../../../shade/renderer/geometry/primitives/make_plane_geometry.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
@@ -106,6 +107,37 @@ describe("ShadowExtension on Dawn", () => {
             const lit = luminance(image, pixel_of(renderer, -2.5, 0, 0));
             expect(luminance(image, pixel_of(renderer, 0.5, 0, 0)), "under the kept half's shadow").toBeLessThan(lit * 0.5);
             expect(luminance(image, pixel_of(renderer, 1.5, 0, 0)), "where the cut half's shadow would be: sunlit").toBeGreaterThan(lit * 0.9);
+            expect(errors).toEqual([]);
+            shadows.destroy();
+            renderer.destroy();
+        });
+    });
+
+    it("a masked caster keeps its own uvs where a seam splits vertices of one position (its index is not glued by position)", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const scene = new Scene();
+            scene.add(new Mesh(make_plane_geometry(12, 12), new StandardMaterial({ base_color: [0.7, 0.7, 0.7, 1], roughness: 0.9 })));
+            const texels = device.createTexture({ label: "leaf", size: [2, 1], format: "rgba8unorm", usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+            device.queue.writeTexture({ texture: texels }, new Uint8Array([60, 160, 60, 255, 60, 160, 60, 0]), { bytesPerRow: 8 }, [2, 1]);
+            const nearest = { mag_filter: "nearest", min_filter: "nearest", mipmap_filter: "nearest", mipmaps: false } as const;
+            const leaf = new StandardMaterial({ base_color_texture: new MaterialTexture(texels, { sampler: nearest }), transparency: "masked", alpha_cutoff: 0.5, double_sided: true });
+            // two quads meeting at x = 0 with a uv seam there: the left one maps u 0..0.25 (kept), the right one
+            // 0.75..1 (cut). Glued by position, the right quad's x = 0 corners would take u 0.25 and keep a third of it.
+            const position = Float32Array.of(-1, 0, -1, 0, 0, -1, 0, 0, 1, -1, 0, 1, 0, 0, -1, 1, 0, -1, 1, 0, 1, 0, 0, 1);
+            const normal = new Float32Array(24);
+            for (let v = 0; v < 8; v++) normal[v * 3 + 1] = 1;
+            const uv = Float32Array.of(0, 0, 0.25, 0, 0.25, 1, 0, 1, 0.75, 0, 1, 0, 1, 1, 0.75, 1);
+            const seam = new Geometry({ position, normal, uv, index: Uint16Array.of(0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6) });
+            scene.add(new Mesh(seam, leaf)).position.set([0, 1, 0]);
+            scene.sun.direction.set([1, -1, 0]);
+            scene.sun.intensity = 3;
+            const { renderer, target } = renderer_for(device, scene, errors);
+            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256 }));
+            const image = await render(renderer, target, device);
+            const lit = luminance(image, pixel_of(renderer, -2.5, 0, 0));
+            expect(luminance(image, pixel_of(renderer, 0.5, 0, 0)), "under the kept quad's shadow").toBeLessThan(lit * 0.5);
+            for (const x of [1.15, 1.5, 1.85]) expect(luminance(image, pixel_of(renderer, x, 0, 0)), `under the cut quad, x = ${x}: sunlit`).toBeGreaterThan(lit * 0.9);
             expect(errors).toEqual([]);
             shadows.destroy();
             renderer.destroy();
