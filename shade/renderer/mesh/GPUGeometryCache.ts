@@ -1,5 +1,5 @@
 import type { Geometry } from "../geometry/Geometry.js";
-import { position_index } from "../geometry/position_index.js";
+import { position_draw_index } from "../geometry/position_index.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { SkinBatch } from "./skinned_vertices.js";
 
@@ -57,6 +57,8 @@ export class GPUGeometryCache {
     readonly device: GPUDevice;
     readonly #entries = new WeakMap<Geometry, GPUGeometry>();
     readonly #skinned = new Map<MeshSkin, GPUGeometry>();
+    // geometries uploaded before (on this device): only the first upload glues their positions' index
+    readonly #uploaded = new WeakSet<Geometry>();
     // which optional attributes (1 tangent, 2 uv1) an entry's buffers hold
     readonly #optional = new WeakMap<GPUGeometry, number>();
 
@@ -139,7 +141,11 @@ export class GPUGeometryCache {
         this.#optional.set(entry, (tangent !== undefined ? 1 : 0) | (uv1 !== undefined ? 2 : 0));
         const index = geometry.index;
         write_index(queue, entry.index, index);
-        const glued = position_index(geometry);
+        // glued and ordered once, at the first upload: a geometry rewritten later (whose positions may no longer
+        // coincide where they did) draws with its own index rather than paying for this again and again
+        const first = !this.#uploaded.has(geometry);
+        this.#uploaded.add(geometry);
+        const glued = first ? position_draw_index(geometry) : null;
         if (glued === null) {
             if (entry.position_index !== entry.index) entry.position_index.destroy();
             entry.position_index = entry.index;

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { Geometry } from "../../../../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
-import { position_index } from "../../../../shade/renderer/geometry/position_index.js";
+import { position_draw_index, position_index } from "../../../../shade/renderer/geometry/position_index.js";
+import { average_cache_miss_ratio, vertex_cache_order } from "../../../../shade/renderer/geometry/vertex_cache_order.js";
 
 describe("position_index", () => {
     it("glues a box's 24 vertices (split for normals) to its 8 corners, each to the first vertex there", () => {
@@ -38,5 +39,64 @@ describe("position_index", () => {
         const weights = Float32Array.of(0.5, 0.5, 0, 0, 0.5, 0.5, 0, 0, 0.25, 0.75, 0, 0, 0.5, 0.5, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0);
         const g = new Geometry({ position, joints, weights, index: Uint16Array.of(0, 4, 5, 1, 4, 5, 2, 4, 5, 3, 4, 5) });
         expect(Array.from(position_index(g)!)).toEqual([0, 4, 5, 1, 4, 5, 2, 4, 5, 0, 4, 5]);
+    });
+});
+
+describe("vertex_cache_order", () => {
+    // a 32 x 32 quad grid, its triangles shuffled (seeded): what an exporter's arbitrary order looks like
+    function shuffled_grid(): Uint32Array {
+        const n = 33;
+        const index: number[] = [];
+        for (let y = 0; y < n - 1; y++) for (let x = 0; x < n - 1; x++) {
+            const a = y * n + x;
+            index.push(a, a + n, a + 1, a + 1, a + n, a + n + 1);
+        }
+        const out = Uint32Array.from(index);
+        let seed = 7;
+        for (let t = out.length / 3 - 1; t > 0; t--) {
+            seed = (seed * 1103515245 + 12345) >>> 0;
+            const r = seed % (t + 1);
+            for (let k = 0; k < 3; k++) [out[t * 3 + k], out[r * 3 + k]] = [out[r * 3 + k], out[t * 3 + k]];
+        }
+        return out;
+    }
+
+    // each triangle as its rotation starting at its smallest vertex: the winding kept, the start not
+    function triangles(index: ArrayLike<number>): string[] {
+        const out: string[] = [];
+        for (let i = 0; i < index.length; i += 3) {
+            const t = [index[i], index[i + 1], index[i + 2]];
+            const m = t.indexOf(Math.min(...t));
+            out.push(`${t[m]},${t[(m + 1) % 3]},${t[(m + 2) % 3]}`);
+        }
+        return out.sort();
+    }
+
+    it("keeps every triangle and its winding, and shades a shuffled grid's vertices about four times fewer", () => {
+        const grid = shuffled_grid();
+        const ordered = vertex_cache_order(grid, 33 * 33);
+        expect(ordered).toBeInstanceOf(Uint32Array);
+        expect(triangles(ordered)).toEqual(triangles(grid));
+        const before = average_cache_miss_ratio(grid, 16);
+        const after = average_cache_miss_ratio(ordered, 16);
+        expect(before).toBeGreaterThan(2.5);
+        expect(after).toBeLessThan(0.8);
+    });
+
+    it("average_cache_miss_ratio: 3 with no reuse, 1 for a strip's fan of shared pairs, FIFO eviction after `size` misses", () => {
+        expect(average_cache_miss_ratio([0, 1, 2, 3, 4, 5], 16)).toBe(3);
+        expect(average_cache_miss_ratio([0, 1, 2, 2, 1, 3, 2, 3, 4], 16)).toBeCloseTo(5 / 3);
+        // vertex 0 is shaded again once four others came after it in a cache of 3
+        expect(average_cache_miss_ratio([0, 1, 2, 3, 4, 0], 3)).toBe(3);
+        expect(average_cache_miss_ratio([0, 1, 2, 3, 4, 0], 5)).toBe(2.5);
+    });
+
+    it("position_draw_index: glued and ordered for the box; null for an index already in order with nothing to glue", () => {
+        const box = make_box_geometry(1, 1, 1);
+        const drawn = position_draw_index(box)!;
+        expect(triangles(drawn)).toEqual(triangles(position_index(box)!));
+        const strip = new Geometry({ position: Float32Array.from({ length: 12 * 3 }, (_, i) => (i % 3 === 0 ? Math.floor(i / 6) : i % 3 === 1 ? Math.floor(i / 3) % 2 : 0)), index: Uint16Array.from({ length: 30 }, (_, i) => Math.floor(i / 3) + (i % 3)) });
+        expect(position_index(strip)).toBeNull();
+        expect(position_draw_index(strip)).toBeNull();
     });
 });
