@@ -1,5 +1,5 @@
 import type { Geometry } from "../geometry/Geometry.js";
-import { position_draw_index } from "../geometry/position_index.js";
+import { draw_indices } from "../geometry/draw_indices.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { SkinBatch } from "./skinned_vertices.js";
 
@@ -20,10 +20,20 @@ export interface GPUGeometry {
     uv1: GPUBuffer;
     index: GPUBuffer;
     /**
-     * The index with vertices of one position glued (`position_index`), in `index_format`, for passes that read
-     * positions alone (shadow casters, motion): `index` itself when no two vertices share a position.
+     * What passes reading positions alone draw with (shadow casters, motion): the index with vertices of one
+     * position glued, in vertex cache order (`draw_indices`), or `index` itself. Same count and format as `index`.
      */
     position_index: GPUBuffer;
+    /**
+     * What the passes shading surfaces into the G-buffer (and its depth prepass) draw with: equal vertices glued
+     * (across normals when `flat`), in vertex cache order, or `index` itself. Same count and format as `index`.
+     */
+    surface_index: GPUBuffer;
+    /**
+     * The geometry is flat-shaded (every vertex normal its face's) and `surface_index` glues vertices that only
+     * their normals told apart: the G-buffer draws it with normals from screen derivatives (its "flat" pipelines).
+     */
+    flat: boolean;
     index_format: GPUIndexFormat;
     index_count: number;
     version: number;
@@ -100,6 +110,7 @@ export class GPUGeometryCache {
             entry?.uv1.destroy();
             entry?.index.destroy();
             if (entry !== undefined && entry.position_index !== entry.index) entry.position_index.destroy();
+            if (entry !== undefined && entry.surface_index !== entry.index) entry.surface_index.destroy();
             const make = (what: string, size: number, usage: number) =>
                 this.device.createBuffer({ label: `geometry ${what}`, size: Math.max(16, align4(size)), usage: usage | GPUBufferUsage.COPY_DST });
             // STORAGE too: the skinning step reads positions and normals as its source
@@ -117,6 +128,8 @@ export class GPUGeometryCache {
                 uv1: make("uv1s", vertex_count * 8, GPUBufferUsage.VERTEX),
                 index,
                 position_index: index,
+                surface_index: index,
+                flat: false,
                 index_format: "uint16",
                 index_count: 0,
                 version: -1,
@@ -141,25 +154,39 @@ export class GPUGeometryCache {
         this.#optional.set(entry, (tangent !== undefined ? 1 : 0) | (uv1 !== undefined ? 2 : 0));
         const index = geometry.index;
         write_index(queue, entry.index, index);
-        // glued and ordered once, at the first upload: a geometry rewritten later (whose positions may no longer
-        // coincide where they did) draws with its own index rather than paying for this again and again
-        const first = !this.#uploaded.has(geometry);
-        this.#uploaded.add(geometry);
-        const glued = first ? position_draw_index(geometry) : null;
-        if (glued === null) {
-            if (entry.position_index !== entry.index) entry.position_index.destroy();
-            entry.position_index = entry.index;
+        // glued and ordered once, at the first upload: a geometry rewritten later (whose vertices may no longer be
+        // equal where they were) draws with its own index rather than paying for this again and again. Its buffers
+        // stay (render bundles recorded with them still name them), given the geometry's own index.
+        if (!this.#uploaded.has(geometry)) {
+            this.#uploaded.add(geometry);
+            const drawn = draw_indices(geometry);
+            entry.position_index = this.#index_buffer(entry, entry.position_index, drawn.position, "positions glued");
+            entry.surface_index = this.#index_buffer(entry, entry.surface_index, drawn.surface, "surfaces glued");
+            entry.flat = drawn.flat && drawn.surface !== null;
         } else {
-            if (entry.position_index === entry.index || entry.position_index.size < entry.index.size) {
-                if (entry.position_index !== entry.index) entry.position_index.destroy();
-                entry.position_index = this.device.createBuffer({ label: "geometry indices (positions glued)", size: entry.index.size, usage: GPUBufferUsage.INDEX | GPUBufferUsage.COPY_DST });
-            }
-            write_index(queue, entry.position_index, glued);
+            if (entry.position_index !== entry.index) write_index(queue, entry.position_index, index);
+            if (entry.surface_index !== entry.index) write_index(queue, entry.surface_index, index);
+            entry.flat = false;
         }
         entry.index_format = index instanceof Uint32Array ? "uint32" : "uint16";
         entry.index_count = index.length;
         entry.version = geometry.version;
         return entry;
+    }
+
+    // `current` (the entry's index buffer or one of its own) holding `indices`, or the entry's index buffer when null
+    #index_buffer(entry: GPUGeometry, current: GPUBuffer, indices: Uint16Array | Uint32Array | null, what: string): GPUBuffer {
+        if (indices === null) {
+            if (current !== entry.index) current.destroy();
+            return entry.index;
+        }
+        let buffer = current;
+        if (buffer === entry.index || buffer.size < entry.index.size) {
+            if (buffer !== entry.index) buffer.destroy();
+            buffer = this.device.createBuffer({ label: `geometry indices (${what})`, size: entry.index.size, usage: GPUBufferUsage.INDEX | GPUBufferUsage.COPY_DST });
+        }
+        write_index(this.device.queue, buffer, indices);
+        return buffer;
     }
 
     /** The skinning step's output for `skin` on this device (undefined before it first skinned it). */

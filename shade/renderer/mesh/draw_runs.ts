@@ -18,6 +18,11 @@ export type RunFilter = "all" | "static" | "skinned";
 
 export { SKINNED_VERTICES_GROUP };
 
+/** The pipeline variant bit of a flat-shaded geometry (`GPUGeometry.flat`): normals from screen derivatives. */
+export const FLAT_VARIANT = 8;
+/** Pipelines in a set that has flat variants: `material_variant`, and the same plus `FLAT_VARIANT`. */
+export const FLAT_PIPELINE_SET = 16;
+
 /**
  * Draws runs (from `start` to `count`): binds materials and geometry only when they change. With `pipelines` (by
  * `material_variant`, or one for every run) it sets the pipeline whenever the variant changes; without, the caller
@@ -26,7 +31,9 @@ export { SKINNED_VERTICES_GROUP };
  * culled list must draw its opaque runs with it. With `pulled` (the pass's
  * pipelines that pull a skin batch's vertices, indexed as `pipelines`, whose layout has the batch's vertices at
  * `SKINNED_VERTICES_GROUP`), a run of a skin batch is one instanced draw; `pipelines` must then be given too.
- * Records into a pass or a render bundle.
+ * Indices: `previous` draws with each geometry's `position_index`; a set of `FLAT_PIPELINE_SET` pipelines (the
+ * G-buffer's) with its `surface_index`, a flat geometry's runs with pipeline `variant | FLAT_VARIANT`; otherwise
+ * the geometry's own index. Records into a pass or a render bundle.
  */
 export function draw_runs(
     pass: GPURenderPassEncoder | GPURenderBundleEncoder,
@@ -57,6 +64,10 @@ export function draw_runs(
     let bound_index: GPUBuffer | null = null;
     // with per-variant pipelines, whether this run's pipeline reads tangents and uv1
     let extras = buffers === "surface";
+    // a set with flat variants draws flat geometries with their glued surface index (`GPUGeometry.flat`)
+    const flat_sets = pipelines !== null && pipelines.length === FLAT_PIPELINE_SET;
+    let variant = 0;
+    let rebind_pipeline = false;
     for (let i = start; i < count; i++) {
         const run = runs[i];
         if (filter !== "all" && (run.skin === null) !== (filter === "static")) continue;
@@ -64,13 +75,8 @@ export function draw_runs(
         let rebind_extras = false;
         if (run.material !== bound_material || pulling !== bound_pulled) {
             if (pipelines !== null) {
-                const variant = material_variant(run.material);
-                const set = pulling ? pulled! : pipelines;
-                const pipeline = set.length === 1 ? set[0] : set[variant];
-                if (pipeline !== bound_pipeline) {
-                    pass.setPipeline(pipeline);
-                    bound_pipeline = pipeline;
-                }
+                variant = material_variant(run.material);
+                rebind_pipeline = true;
                 const wanted = buffers === "surface" && (variant & 4) !== 0;
                 rebind_extras = wanted && !extras;
                 extras = wanted;
@@ -97,17 +103,28 @@ export function draw_runs(
                     pass.setVertexBuffer(2, geometry.uv);
                     slot_uv = geometry.uv;
                 }
-                // motion reads positions alone: the index with a position's vertices glued runs fewer vertex shaders
-                const index = buffers === "previous" ? geometry.position_index : geometry.index;
+                // motion reads positions alone: the index with a position's vertices glued runs fewer vertex
+                // shaders; a set with flat variants, the index glued for surfaces
+                const index = buffers === "previous" ? geometry.position_index : flat_sets ? geometry.surface_index : geometry.index;
                 if (index !== bound_index) {
                     pass.setIndexBuffer(index, geometry.index_format);
                     bound_index = index;
                 }
+                if (flat_sets && geometry.flat !== (bound_geometry?.flat ?? false)) rebind_pipeline = true;
                 bound_geometry = geometry;
                 rebind_extras = extras;
             }
         }
         const geometry = bound_geometry!;
+        if (rebind_pipeline && pipelines !== null) {
+            rebind_pipeline = false;
+            const set = pulling ? pulled! : pipelines;
+            const pipeline = set.length === 1 ? set[0] : set[flat_sets && geometry.flat ? variant | FLAT_VARIANT : variant];
+            if (pipeline !== bound_pipeline) {
+                pass.setPipeline(pipeline);
+                bound_pipeline = pipeline;
+            }
+        }
         if (pulling) {
             // positions and normals (this frame's and last frame's) come from the batch's buffers
             const vertices = run.batch!.vertices;

@@ -109,6 +109,9 @@ fn slot_bound(bits: u32, slot: u32) -> bool {
     return ((bits >> (9u + slot)) & 1u) != 0u;
 }
 
+// pipelines drawing flat-shaded geometries set it (draw_runs' FLAT_VARIANT)
+override FLAT_NORMALS: bool = false;
+
 fn material_surface(in: SurfaceVarying, front: bool, masked: bool) -> Surface {
     let o = objects[in.object];
     let bits = o.ids.w;
@@ -142,7 +145,10 @@ fn material_surface(in: SurfaceVarying, front: bool, masked: bool) -> Surface {
         emissive = textureSampleGrad(emissive_texture, emissive_sampler, select(in.uv, in.uv1, on1), select(duv0_dx, duv1_dx, on1), select(duv0_dy, duv1_dy, on1)).rgb;
     }
     let facing = select(-1.0, 1.0, front);
-    var n = normalize(in.normal) * facing;
+    // a flat-shaded geometry drawn with vertices glued across normals: the face's normal, which screen derivatives
+    // of the position give towards the viewer (x right and y down on the screen: dp_dy x dp_dx points out of it),
+    // as a front face's vertex normals, or a double-sided back face's turned round, would
+    var n = select(normalize(in.normal) * facing, normalize(cross(dp_dy, dp_dx)), FLAT_NORMALS);
     if ((bits & 256u) != 0u) {
         let normal_on1 = ((bits >> 2u) & 1u) != 0u;
         let normal_uv = select(in.uv, in.uv1, normal_on1);

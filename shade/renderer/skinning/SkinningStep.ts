@@ -235,6 +235,8 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
                 uv1: source.uv1,
                 index: source.index,
                 position_index: source.position_index,
+                surface_index: source.surface_index,
+                flat: source.flat,
                 index_format: source.index_format,
                 index_count: source.index_count,
                 version: source.version,
@@ -259,6 +261,8 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
     output.uv1 = source.uv1;
     output.index = source.index;
     output.position_index = source.position_index;
+    output.surface_index = source.surface_index;
+    output.flat = source.flat;
     output.index_format = source.index_format;
     output.index_count = source.index_count;
     output.version = source.version;

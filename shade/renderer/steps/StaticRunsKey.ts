@@ -1,5 +1,6 @@
 import type { GPUGeometryCache } from "../mesh/GPUGeometryCache.js";
 import type { MaterialBindings } from "../mesh/MaterialBindings.js";
+import { FLAT_VARIANT } from "../mesh/draw_runs.js";
 import type { DrawRun } from "../mesh/MeshDrawList.js";
 
 // per static run: the GPU geometry entry (a new entry whenever the cache makes new buffers), the material, its
@@ -69,7 +70,7 @@ export class StaticRunsKey {
                 numbers.push(-1, -1, -1, -1, -1);
             }
             const index_count = geometry.index_count;
-            const variant_format = variant(material) * 2 + (geometry.index_format === "uint32" ? 1 : 0);
+            const variant_format = (variant(material) | (geometry.flat ? FLAT_VARIANT : 0)) * 2 + (geometry.index_format === "uint32" ? 1 : 0);
             if (
                 refs[r] !== geometry ||
                 refs[r + 1] !== material ||

@@ -282,7 +282,7 @@ describe("PrepassDepth frame product on Dawn", () => {
             for (let i = 0; i < 3; i++) renderer.render_frame();
             expect(errors).toEqual([]);
             expect(renderer.last_frame_passes.map((p) => p.name)).not.toContain("depth prepass");
-            expect(labels.filter((l) => l.includes("gbuffer pipeline")).length, "the eight G-buffer variants").toBe(8);
+            expect(labels.filter((l) => l.includes("gbuffer pipeline")).length, "the sixteen G-buffer variants (eight for flat-shaded geometries)").toBe(16);
             expect(labels.filter((l) => l.includes("prepass")), "no prepass pipeline, no G-buffer pipeline over one").toEqual([]);
             renderer.destroy();
         });

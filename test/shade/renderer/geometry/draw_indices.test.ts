@@ -1,8 +1,9 @@
-// position_index: the index with a position's vertices glued (no GPU: device-independent logic).
+// draw_indices: the indices glued and put in vertex cache order (no GPU: device-independent logic).
 import { describe, expect, it } from "vitest";
 import { Geometry } from "../../../../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
-import { position_draw_index, position_index } from "../../../../shade/renderer/geometry/position_index.js";
+import { make_sphere_geometry } from "../../../../shade/renderer/geometry/primitives/make_sphere_geometry.js";
+import { draw_indices, is_flat_shaded, position_index } from "../../../../shade/renderer/geometry/draw_indices.js";
 import { average_cache_miss_ratio, vertex_cache_order } from "../../../../shade/renderer/geometry/vertex_cache_order.js";
 
 describe("position_index", () => {
@@ -91,12 +92,47 @@ describe("vertex_cache_order", () => {
         expect(average_cache_miss_ratio([0, 1, 2, 3, 4, 0], 5)).toBe(2.5);
     });
 
-    it("position_draw_index: glued and ordered for the box; null for an index already in order with nothing to glue", () => {
+    it("draw_indices: the box's positions glued and ordered; an index already in order with nothing to glue is not kept twice", () => {
         const box = make_box_geometry(1, 1, 1);
-        const drawn = position_draw_index(box)!;
-        expect(triangles(drawn)).toEqual(triangles(position_index(box)!));
+        const drawn = draw_indices(box);
+        expect(triangles(drawn.position!)).toEqual(triangles(position_index(box)!));
+        // a box's faces are flat: its surface index glues the corners across its normals too
+        expect(drawn.flat).toBe(true);
+        expect(new Set(drawn.surface!).size).toBeLessThan(24);
         const strip = new Geometry({ position: Float32Array.from({ length: 12 * 3 }, (_, i) => (i % 3 === 0 ? Math.floor(i / 6) : i % 3 === 1 ? Math.floor(i / 3) % 2 : 0)), index: Uint16Array.from({ length: 30 }, (_, i) => Math.floor(i / 3) + (i % 3)) });
-        expect(position_index(strip)).toBeNull();
-        expect(position_draw_index(strip)).toBeNull();
+        expect(draw_indices(strip)).toEqual({ position: null, surface: null, flat: false });
+    });
+});
+
+describe("is_flat_shaded / the surface index", () => {
+    it("a box (normals per face) is flat; a sphere's smooth normals are not; no normals is not", () => {
+        expect(is_flat_shaded(make_box_geometry(1, 1, 1))).toBe(true);
+        expect(is_flat_shaded(make_sphere_geometry(1, 16, 8))).toBe(false);
+        expect(is_flat_shaded(new Geometry({ position: new Float32Array(9), index: Uint16Array.of(0, 1, 2) }))).toBe(false);
+    });
+
+    it("one vertex normal off its face's makes the geometry smooth: its surface index then keeps vertices apart by normal", () => {
+        const box = make_box_geometry(1, 1, 1);
+        const normal = box.attributes.normal!.array;
+        normal[0] = normal[0] * 0.9 + 0.1;
+        normal[1] = normal[1] * 0.9 + 0.1;
+        expect(is_flat_shaded(box)).toBe(false);
+        const drawn = draw_indices(box);
+        expect(drawn.flat).toBe(false);
+        // nothing to glue across normals: the box's 24 vertices all stay (in a new order, or the index itself)
+        expect(new Set(drawn.surface ?? box.index).size).toBe(24);
+    });
+
+    it("the surface index of a flat geometry keeps apart vertices that differ in uv (a seam), and skins", () => {
+        // two triangles of one plane sharing an edge, with a uv seam along it: flat, but nothing may glue
+        const position = Float32Array.of(0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 1);
+        const normal = Float32Array.from({ length: 18 }, (_, i) => (i % 3 === 1 ? 1 : 0));
+        const uv = Float32Array.of(0, 0, 1, 0, 0, 1, 0.5, 0, 0, 0.5, 1, 1);
+        const seam = new Geometry({ position, normal, uv, index: Uint16Array.of(0, 2, 1, 3, 4, 5) });
+        expect(is_flat_shaded(seam)).toBe(true);
+        expect(new Set(draw_indices(seam).surface ?? seam.index).size).toBe(6);
+        // the same without the seam glues 6 vertices to 4
+        const joined = new Geometry({ position, normal, uv: Float32Array.of(0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1), index: Uint16Array.of(0, 2, 1, 3, 4, 5) });
+        expect(new Set(draw_indices(joined).surface!).size).toBe(4);
     });
 });
