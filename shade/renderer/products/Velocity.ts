@@ -2,8 +2,11 @@ import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import { FramePhase } from "../extension/FramePhase.js";
 import { FrameProduct } from "./FrameProduct.js";
 
-/** Format of the velocity target. */
-export const VELOCITY_FORMAT: GPUTextureFormat = "rg16float";
+/**
+ * Format of the velocity target: motion in xy, zw 0 (rgba16float, not rg16float: compute writes the still world
+ * into it, and rg16float is no storage format in core WebGPU).
+ */
+export const VELOCITY_FORMAT: GPUTextureFormat = "rgba16float";
 
 /**
  * Screen-space motion per pixel at the internal resolution (motion blur, TAA, temporal denoisers): this
@@ -22,7 +25,7 @@ export class Velocity extends FrameProduct {
         return phase >= FramePhase.AfterGBuffer && phase <= FramePhase.BeforePresent;
     }
 
-    /** The `rg16float` motion target (see `VELOCITY_FORMAT`). */
+    /** The motion target (`VELOCITY_FORMAT`: xy the motion). */
     get velocity(): FrameGraphHandle {
         return this.read(this.#velocity, "velocity");
     }

@@ -6,6 +6,8 @@ import { BindGroupCache } from "../../device/BindGroupCache.js";
 import type { FrameContext } from "../extension/FrameContext.js";
 import { ViewTextures } from "../extension/ViewTextures.js";
 import { MESH_VERTEX_WGSL } from "../mesh/mesh_wgsl.js";
+import { use_compute } from "../fullscreen/FullscreenPath.js";
+import { CAMERA_WGSL } from "../scene/Camera.js";
 import type { Camera } from "../scene/Camera.js";
 import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS_WITH_PREVIOUS, type GBufferStep } from "../steps/GBufferStep.js";
 import { Velocity, VELOCITY_FORMAT } from "./Velocity.js";
@@ -13,9 +15,39 @@ import { RunBundle } from "../steps/RunBundle.js";
 import type { MeshDrawList } from "../mesh/MeshDrawList.js";
 import { empty_skinned_vertices, SKINNED_VERTICES_GROUP, skinned_vertices_layout, skinned_vertices_wgsl } from "../mesh/skinned_vertices.js";
 
-const VELOCITY_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
+const VELOCITY_USAGE = 0x10 /* RENDER_ATTACHMENT */ | 0x08 /* STORAGE_BINDING */ | 0x04 /* TEXTURE_BINDING */ | 0x01 /* COPY_SRC */;
 /** Float offset of `jitter.xy` in the camera's uniform block (CAMERA_WGSL). */
 const CAMERA_JITTER = 88;
+
+// last frame's jitter, the motion between two NDC positions, and a still world's motion at a pixel (reading
+// `camera` and `scene_depth`, which the including module declares)
+function motion_wgsl(group: number, binding: number): string {
+    return /* wgsl */ `
+struct VelocityParams {
+    // last frame's clip-space jitter (this frame's is camera.jitter.xy)
+    previous_jitter: vec2f,
+    _pad: vec2f,
+};
+@group(${group}) @binding(${binding}) var<uniform> params: VelocityParams;
+
+// NDC with the jitter taken out (a jitter j moves the image by -j in NDC) -> uv motion (y down)
+fn motion(current_ndc: vec2f, previous_ndc: vec2f) -> vec2f {
+    let d = (current_ndc + camera.jitter.xy) - (previous_ndc + params.previous_jitter);
+    return vec2f(0.5 * d.x, -0.5 * d.y);
+}
+
+// every pixel as if the world under it stood still: its depth reprojected through last frame's camera (the sky
+// at the far plane moves with the camera only)
+fn still_motion(frag: vec2f) -> vec4f {
+    let d = textureLoad(scene_depth, vec2i(frag), 0);
+    let uv = frag * camera.viewport.zw;
+    let ndc = vec2f(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
+    let world = camera.inverse_view_projection * vec4f(ndc, d, 1.0);
+    let previous = camera.previous_view_projection * world;
+    return vec4f(motion(ndc, previous.xy / previous.w), 0.0, 0.0);
+}
+`;
+}
 
 // Meshes bind the G-buffer's groups 0 (camera, objects) and 1 (material, unused here), 2 a skin batch's vertices
 // (the pulling pipeline's; the rigid one shares its layout and ignores them) and 3 the params; the static draw's
@@ -26,18 +58,7 @@ const VELOCITY_WGSL = /* wgsl */ `
 ${MESH_VERTEX_WGSL}
 ${skinned_vertices_wgsl(SKINNED_VERTICES_GROUP)}
 
-struct VelocityParams {
-    // last frame's clip-space jitter (this frame's is camera.jitter.xy)
-    previous_jitter: vec2f,
-    _pad: vec2f,
-};
-@group(3) @binding(0) var<uniform> params: VelocityParams;
-
-// NDC with the jitter taken out (a jitter j moves the image by -j in NDC) -> uv motion (y down)
-fn motion(current_ndc: vec2f, previous_ndc: vec2f) -> vec2f {
-    let d = (current_ndc + camera.jitter.xy) - (previous_ndc + params.previous_jitter);
-    return vec2f(0.5 * d.x, -0.5 * d.y);
-}
+${motion_wgsl(3, 0)}
 
 struct VelocityVarying {
     @builtin(position) @invariant clip: vec4f,
@@ -87,16 +108,26 @@ fn vs_static(@builtin(vertex_index) index: u32) -> @builtin(position) vec4f {
 
 @group(0) @binding(1) var scene_depth: texture_depth_2d;
 
-// every pixel as if the world under it stood still: its depth reprojected through last frame's camera (the sky
-// at the far plane moves with the camera only); meshes then overwrite their own pixels with their motion
+// the still world on the raster path (\`still_motion\`); meshes then overwrite their own pixels with their motion
 @fragment
 fn fs_static(@builtin(position) frag: vec4f) -> @location(0) vec4f {
-    let d = textureLoad(scene_depth, vec2i(frag.xy), 0);
-    let uv = frag.xy * camera.viewport.zw;
-    let ndc = vec2f(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
-    let world = camera.inverse_view_projection * vec4f(ndc, d, 1.0);
-    let previous = camera.previous_view_projection * world;
-    return vec4f(motion(ndc, previous.xy / previous.w), 0.0, 0.0);
+    return still_motion(frag.xy);
+}
+`;
+
+// the still world on the compute path: the same, over 8x8 tiles into the target as a storage texture
+const VELOCITY_STILL_WGSL = /* wgsl */ `
+${CAMERA_WGSL}
+@group(0) @binding(0) var<uniform> camera: CameraUniforms;
+@group(0) @binding(1) var scene_depth: texture_depth_2d;
+@group(0) @binding(2) var motion_out: texture_storage_2d<${VELOCITY_FORMAT}, write>;
+${motion_wgsl(0, 3)}
+
+@compute @workgroup_size(8, 8)
+fn cs_still(@builtin(global_invocation_id) id: vec3u) {
+    let size = textureDimensions(motion_out);
+    if (id.x >= size.x || id.y >= size.y) { return; }
+    textureStore(motion_out, id.xy, still_motion(vec2f(id.xy) + 0.5));
 }
 `;
 
@@ -118,18 +149,28 @@ interface DeviceState {
     readonly static_groups: BindGroupCache;
     readonly empty_group: GPUBindGroup;
     readonly no_skinned_vertices: GPUBindGroup;
+    /** The compute path's still world (made the first time it runs): pipeline and groups keyed by camera, depth, target. */
+    still: { pipeline: GPUComputePipeline; groups: BindGroupCache } | null;
 }
 
 /**
- * Makes `Velocity`: pass "velocity" reprojects every pixel's depth through last frame's camera (a still world:
- * the sky, and surfaces extensions drew into the G-buffer), then draws the G-buffer's opaque meshes again with
- * their own motion (`ObjectData.previous_model`), into an `rg16float` target at the internal resolution.
+ * Makes `Velocity`: every pixel's depth reprojected through last frame's camera (a still world: the sky, and
+ * surfaces extensions drew into the G-buffer; pass "velocity / still" on the compute full-screen path), then the
+ * G-buffer's opaque meshes drawn again with their own motion (`ObjectData.previous_model`; pass "velocity"), into
+ * a `VELOCITY_FORMAT` target at the internal resolution.
  */
 export class VelocityStep {
     #gbuffer: GBufferStep | null = null;
     #camera: GPUBuffer | null = null;
     #velocity: FrameGraphHandle = -1;
     #depth: FrameGraphHandle = -1;
+    // this frame: the still world on compute (pass "velocity / still", into `#still_target`), and whether meshes
+    // with motion of their own are drawn over it
+    #compute = false;
+    #meshes = false;
+    #still_target: FrameGraphHandle = -1;
+    readonly #still_descriptor: GPUComputePassDescriptor = { label: "velocity / still" };
+    readonly #still_keys: unknown[] = [null, null, null];
     readonly #previous_jitter = new Float32Array(4);
     readonly #current_jitter = new Float32Array(2);
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
@@ -140,16 +181,39 @@ export class VelocityStep {
     readonly #recording: VelocityRecording = { list: null, gbuffer_state: null, state: null, group: null, indirect: null, start: 0, count: 0 };
     static readonly #still: GPUColorDict = { r: 0, g: 0, b: 0, a: 0 };
 
-    /** Call after the G-buffer step recorded, at AfterGBuffer. */
+    /**
+     * Call after the G-buffer step recorded, at AfterGBuffer. On the compute full-screen path (`use_compute`) the
+     * still world is pass "velocity / still" and the meshes' pass "velocity" only runs when some mesh has motion
+     * of its own; on the raster path one pass "velocity" draws both.
+     */
     record(frame: FrameContext, gbuffer: GBufferStep): void {
         const w = frame.resolution[0];
         const h = frame.resolution[1];
         this.#gbuffer = gbuffer;
         this.#camera = frame.view.camera.buffer;
-        const pass = frame.graph.add("velocity", this, execute_velocity);
-        this.#depth = pass.read(frame.get(ViewTextures).depth);
-        this.#velocity = pass.write(pass.create("velocity", TextureResourceDescriptor.of(w, h, VELOCITY_FORMAT, VELOCITY_USAGE)));
-        frame.create(Velocity).provide(this.#velocity);
+        const depth = frame.get(ViewTextures).depth;
+        const list = gbuffer.draw_list;
+        // runs of meshes known still (frozen, none moved) have the camera's motion alone: the still world's
+        this.#meshes = list.opaque_run_count > list.still_runs;
+        this.#compute = use_compute(frame.device, "auto");
+        const descriptor = TextureResourceDescriptor.of(w, h, VELOCITY_FORMAT, VELOCITY_USAGE);
+        let velocity: FrameGraphHandle;
+        if (this.#compute) {
+            const still = frame.graph.add("velocity / still", this, execute_still);
+            this.#depth = still.read(depth);
+            velocity = this.#still_target = still.write(still.create("velocity", descriptor));
+            if (this.#meshes) {
+                const pass = frame.graph.add("velocity", this, execute_velocity);
+                pass.read(depth);
+                velocity = pass.write(velocity);
+            }
+        } else {
+            const pass = frame.graph.add("velocity", this, execute_velocity);
+            this.#depth = pass.read(depth);
+            velocity = pass.write(pass.create("velocity", descriptor));
+        }
+        this.#velocity = velocity;
+        frame.create(Velocity).provide(velocity);
     }
 
     /**
@@ -169,22 +233,25 @@ export class VelocityStep {
         const state = this.#state_for(device);
         const gbuffer = this.#gbuffer!;
         const gbuffer_state = gbuffer.device_state(device);
-        device.queue.writeBuffer(state.params, 0, this.#previous_jitter);
+        const compute = this.#compute;
+        // (on the compute path the still pass wrote them this frame)
+        if (!compute) device.queue.writeBuffer(state.params, 0, this.#previous_jitter);
 
-        this.#colors[0] = resources.color_attachment(this.#velocity, VelocityStep.#still);
+        this.#colors[0] = compute ? resources.color_attachment(this.#velocity) : resources.color_attachment(this.#velocity, VelocityStep.#still);
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#depth);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
         pass.setBindGroup(3, state.params_group);
-        pass.setPipeline(state.static_pipeline);
-        pass.setBindGroup(0, static_group(device, state, this.#keys, this.#camera!, resources.view(this.#depth)));
-        pass.setBindGroup(1, state.empty_group);
-        pass.setBindGroup(2, state.empty_group);
-        pass.draw(3);
+        if (!compute) {
+            pass.setPipeline(state.static_pipeline);
+            pass.setBindGroup(0, static_group(device, state, this.#keys, this.#camera!, resources.view(this.#depth)));
+            pass.setBindGroup(1, state.empty_group);
+            pass.setBindGroup(2, state.empty_group);
+            pass.draw(3);
+        }
         pass.setBindGroup(SKINNED_VERTICES_GROUP, state.no_skinned_vertices);
         const list = gbuffer.draw_list;
-        // runs of meshes known still (frozen, none moved) have the camera's motion alone: the full-screen draw's
-        if (list.opaque_run_count > list.still_runs) {
+        if (this.#meshes) {
             const indirect = gbuffer.indirect(device);
             const group = gbuffer_state.scene_group!;
             if (gbuffer.bundles) {
@@ -211,6 +278,42 @@ export class VelocityStep {
                 draw_runs(pass, gbuffer_state, list.opaque_runs, list.opaque_run_count, "previous", state.mesh_pipelines, "all", list.still_runs, indirect, state.pulled_pipelines);
             }
         }
+        pass.end();
+    }
+
+    /** @internal The compute path's still world: every pixel's depth reprojected, into the target as storage. */
+    execute_still(resources: FrameGraphResources, execution: FrameExecution): void {
+        const device = execution.graphics;
+        const state = this.#state_for(device);
+        device.queue.writeBuffer(state.params, 0, this.#previous_jitter);
+        const still = (state.still ??= build_still(device));
+        const keys = this.#still_keys;
+        keys[0] = this.#camera;
+        keys[1] = resources.view(this.#depth);
+        keys[2] = resources.view(this.#still_target);
+        let group = still.groups.find(keys);
+        if (group === null) {
+            // a miss: the first frames, a resize, a new device
+            group = still.groups.add(
+                keys,
+                device.createBindGroup({
+                    label: "velocity / still bind group",
+                    layout: still.pipeline.getBindGroupLayout(0),
+                    entries: [
+                        { binding: 0, resource: { buffer: this.#camera! } },
+                        { binding: 1, resource: keys[1] as GPUTextureView },
+                        { binding: 2, resource: keys[2] as GPUTextureView },
+                        { binding: 3, resource: { buffer: state.params } },
+                    ],
+                }),
+            );
+        }
+        const size = resources.descriptor(this.#still_target);
+        this.#still_descriptor.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginComputePass(this.#still_descriptor);
+        pass.setPipeline(still.pipeline);
+        pass.setBindGroup(0, group);
+        pass.dispatchWorkgroups((size.width + 7) >> 3, (size.height + 7) >> 3);
         pass.end();
     }
 
@@ -266,6 +369,18 @@ function record_static_runs(r: VelocityRecording, encoder: GPURenderBundleEncode
     encoder.setBindGroup(SKINNED_VERTICES_GROUP, state.no_skinned_vertices);
     encoder.setBindGroup(3, state.params_group);
     draw_runs(encoder, r.gbuffer_state!, list.opaque_runs, r.count, "previous", state.mesh_pipelines, "static", r.start, r.indirect);
+}
+
+function build_still(device: GPUDevice): { pipeline: GPUComputePipeline; groups: BindGroupCache } {
+    const module = device.createShaderModule({ label: "velocity / still shader", code: VELOCITY_STILL_WGSL });
+    return {
+        pipeline: device.createComputePipeline({ label: "velocity / still pipeline", layout: "auto", compute: { module, entryPoint: "cs_still" } }),
+        groups: new BindGroupCache(8),
+    };
+}
+
+function execute_still(step: VelocityStep, resources: FrameGraphResources, execution: FrameExecution): void {
+    step.execute_still(resources, execution);
 }
 
 function execute_velocity(step: VelocityStep, resources: FrameGraphResources, execution: FrameExecution): void {
@@ -351,5 +466,6 @@ function build_state(device: GPUDevice, scene_layout: GPUBindGroupLayout, materi
         static_groups: new BindGroupCache(8),
         empty_group: device.createBindGroup({ label: "velocity empty bind group", layout: empty_layout, entries: [] }),
         no_skinned_vertices: empty_skinned_vertices(device),
+        still: null,
     };
 }

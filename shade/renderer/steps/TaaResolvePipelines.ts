@@ -92,7 +92,7 @@ function build_variant(device: GPUDevice, with_velocity: boolean, compute: boole
         { binding: 4, visibility: F, texture: { sampleType: "depth" } },
         { binding: 5, visibility: F, texture: { sampleType: "float" } },
     ];
-    // rg16float is filterable, but the resolve only loads it
+    // the velocity is filterable, but the resolve only loads it
     if (with_velocity) entries.push({ binding: 6, visibility: F, texture: { sampleType: "float" } });
     if (compute) entries.push({ binding: 7, visibility: F, storageTexture: { access: "write-only", format: SCENE_COLOR_FORMAT } });
     const layout = device.createBindGroupLayout({ label: `taa resolve bind group layout${suffix}`, entries });

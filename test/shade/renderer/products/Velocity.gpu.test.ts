@@ -12,7 +12,7 @@ import { RenderExtension } from "../../../../shade/renderer/extension/RenderExte
 import { ViewTextures } from "../../../../shade/renderer/extension/ViewTextures.js";
 import { FULLSCREEN_VERTEX_WGSL } from "../../../../shade/renderer/fullscreen/fullscreen_vertex_wgsl.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
-import { Velocity } from "../../../../shade/renderer/products/Velocity.js";
+import { Velocity, VELOCITY_FORMAT } from "../../../../shade/renderer/products/Velocity.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
 import { Mesh } from "../../../../shade/renderer/scene/Mesh.js";
 import { Scene } from "../../../../shade/renderer/scene/Scene.js";
@@ -84,12 +84,12 @@ function passes(renderer: Renderer): string[] {
     return renderer.last_frame_passes.map((p) => p.name);
 }
 
-describe("Velocity frame product on Dawn", () => {
+describe.each(["raster", "compute"] as const)("Velocity frame product on Dawn (%s path)", (path) => {
     it("a box moving sideways reads its screen motion where it is, ~0 on the static backdrop and the sky", async () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
             const { scene: s, box } = scene();
-            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+            const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
             renderer.view.camera.position.set([0, 0, 5]);
             const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
             renderer.render_frame();
@@ -98,14 +98,14 @@ describe("Velocity frame product on Dawn", () => {
             renderer.render_frame();
             const after = uv_of(renderer, 0.4, 0, 0.5);
             const v = await read_texture(device, probe.texture!);
-            expect(v.format).toBe("rg16float");
-            const at = (x: number, y: number): [number, number] => [v.data[(y * SIZE + x) * 2], v.data[(y * SIZE + x) * 2 + 1]];
+            expect(v.format).toBe(VELOCITY_FORMAT);
+            const at = (x: number, y: number): [number, number] => [v.data[(y * SIZE + x) * v.channels], v.data[(y * SIZE + x) * v.channels + 1]];
 
             // picture: red = +x motion, green = +y motion (x 4, over mid grey)
             const rgba = new Uint8Array(SIZE * SIZE * 4);
             for (let i = 0; i < SIZE * SIZE; i++) {
-                rgba[i * 4] = Math.max(0, Math.min(255, 128 + v.data[i * 2] * 4 * 255));
-                rgba[i * 4 + 1] = Math.max(0, Math.min(255, 128 + v.data[i * 2 + 1] * 4 * 255));
+                rgba[i * 4] = Math.max(0, Math.min(255, 128 + v.data[i * v.channels] * 4 * 255));
+                rgba[i * 4 + 1] = Math.max(0, Math.min(255, 128 + v.data[i * v.channels + 1] * 4 * 255));
                 rgba[i * 4 + 2] = 128;
                 rgba[i * 4 + 3] = 255;
             }
@@ -147,7 +147,7 @@ describe("Velocity frame product on Dawn", () => {
             const back = uv_of(renderer, -0.4, 0, 0.5);
             const shown = await read_texture(device, probe.texture!);
             const i = Math.floor(back[1] * SIZE) * SIZE + Math.floor(back[0] * SIZE);
-            expect(Math.abs(shown.data[i * 2]), "a mesh shown again starts still").toBeLessThan(1e-4);
+            expect(Math.abs(shown.data[i * shown.channels]), "a mesh shown again starts still").toBeLessThan(1e-4);
 
             // moved for one frame, then left where it is: the frame after the move reads no motion
             box.position.set([0.4, 0, 0]);
@@ -156,7 +156,7 @@ describe("Velocity frame product on Dawn", () => {
             const rest = uv_of(renderer, 0.4, 0, 0.5);
             const still = await read_texture(device, probe.texture!);
             const j = Math.floor(rest[1] * SIZE) * SIZE + Math.floor(rest[0] * SIZE);
-            expect(Math.abs(still.data[j * 2]), "a mesh that stopped reads still").toBeLessThan(1e-4);
+            expect(Math.abs(still.data[j * still.channels]), "a mesh that stopped reads still").toBeLessThan(1e-4);
             expect(errors).toEqual([]);
             renderer.destroy();
         });
@@ -166,7 +166,7 @@ describe("Velocity frame product on Dawn", () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
             const { scene: s, box } = scene();
-            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+            const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
             renderer.view.camera.position.set([0, 0, 5]);
             renderer.capture_pass_list = true;
             renderer.capture_graph_dump = true;
@@ -215,7 +215,7 @@ describe("Velocity frame product on Dawn", () => {
     it("with TAA's jitter on a still scene the velocity is ~0 everywhere (the jitter is taken out)", async () => {
         await with_gpu_device(async (device) => {
             const { scene: s } = scene();
-            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, resolution_scale: 1 });
+            const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE), scene: s, resolution_scale: 1 });
             renderer.view.camera.position.set([0, 0, 5]);
             const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
             let worst = 0;
@@ -235,7 +235,7 @@ describe("Velocity frame product on Dawn", () => {
     it("a panning camera: the sky and the still backdrop move by the camera's reprojection", async () => {
         await with_gpu_device(async (device) => {
             const { scene: s } = scene();
-            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false });
+            const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false });
             const camera = renderer.view.camera;
             camera.position.set([0, 0, 5]);
             camera.target.set([0, 0, 0]);
@@ -255,7 +255,7 @@ describe("Velocity frame product on Dawn", () => {
             const v = await read_texture(device, probe.texture!);
             const at = (uv: [number, number]): [number, number] => {
                 const i = Math.floor(uv[1] * SIZE) * SIZE + Math.floor(uv[0] * SIZE);
-                return [v.data[i * 2], v.data[i * 2 + 1]];
+                return [v.data[i * v.channels], v.data[i * v.channels + 1]];
             };
             const sky = at(sky_after);
             const ground = at(ground_after);
@@ -277,7 +277,7 @@ describe("Velocity frame product on Dawn", () => {
             const { scene: s, box } = scene();
             const backdrop = s.meshes[0];
             backdrop.frozen = true;
-            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false });
+            const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false });
             const camera = renderer.view.camera;
             camera.position.set([0, 0, 5]);
             camera.target.set([0, 0, 0]);
@@ -285,7 +285,7 @@ describe("Velocity frame product on Dawn", () => {
             const at = async (uv: [number, number]): Promise<[number, number]> => {
                 const v = await read_texture(device, probe.texture!);
                 const i = Math.floor(uv[1] * SIZE) * SIZE + Math.floor(uv[0] * SIZE);
-                return [v.data[i * 2], v.data[i * 2 + 1]];
+                return [v.data[i * v.channels], v.data[i * v.channels + 1]];
             };
             renderer.render_frame();
             renderer.render_frame();
@@ -315,19 +315,46 @@ describe("Velocity frame product on Dawn", () => {
         });
     });
 
+    it("with every mesh known still, the compute path makes the still world alone (no mesh pass); the raster path one pass", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const { scene: s } = scene();
+            for (const mesh of s.meshes) mesh.frozen = true;
+            const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+            renderer.capture_pass_list = true;
+            const camera = renderer.view.camera;
+            camera.position.set([0, 0, 5]);
+            const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
+            renderer.render_frame();
+            renderer.render_frame();
+            const before = uv_of(renderer, -1, -1.5, -1.9);
+            camera.position.set([0.3, 0, 5]);
+            renderer.render_frame();
+            const names = renderer.last_frame_passes.map((p) => p.name);
+            expect(names.filter((n) => n === "velocity" || n === "velocity / still")).toEqual(path === "compute" ? ["velocity / still"] : ["velocity"]);
+            const after = uv_of(renderer, -1, -1.5, -1.9);
+            const v = await read_texture(device, probe.texture!);
+            const i = Math.floor(after[1] * SIZE) * SIZE + Math.floor(after[0] * SIZE);
+            expect(Math.abs(v.data[i * v.channels] - (after[0] - before[0]))).toBeLessThan(2e-3);
+            expect(Math.abs(v.data[i * v.channels])).toBeGreaterThan(0.01);
+            expect(errors).toEqual([]);
+            renderer.destroy();
+        });
+    });
+
     it("the motion draws replayed from bundles follow the runs: a mesh of a new geometry joins and reads its motion, a frozen one moved again after a pause too", async () => {
         await with_gpu_device(async (device) => {
             const { scene: s, box } = scene();
             const backdrop = s.meshes[0];
             backdrop.frozen = true;
-            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false });
+            const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false });
             expect(renderer.gbuffer_bundles).toBe(true);
             renderer.view.camera.position.set([0, 0, 5]);
             const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
             const at = async (uv: [number, number]): Promise<[number, number]> => {
                 const v = await read_texture(device, probe.texture!);
                 const i = Math.floor(uv[1] * SIZE) * SIZE + Math.floor(uv[0] * SIZE);
-                return [v.data[i * 2], v.data[i * 2 + 1]];
+                return [v.data[i * v.channels], v.data[i * v.channels + 1]];
             };
             // the box moves every frame: the bundle of its run is recorded and replayed
             for (let i = 0; i < 3; i++) {
@@ -367,7 +394,7 @@ describe("Velocity frame product on Dawn", () => {
     it("a surface an AfterGBuffer extension draws into the depth reprojects as a still one (velocity made after it)", async () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
-            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+            const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE), feature_taa_enabled: false, on_error: (e) => errors.push(e) });
             const camera = renderer.view.camera;
             camera.position.set([0, 0, 5]);
             renderer.add_extension(new DepthPainter());
@@ -382,8 +409,8 @@ describe("Velocity frame product on Dawn", () => {
             const world = vec4.transformMat4(vec4.create(), [uv[0] * 2 - 1, 1 - uv[1] * 2, DEPTH, 1], camera.inverse_view_projection);
             const prev = vec4.transformMat4(vec4.create(), world, camera.previous_view_projection);
             const expected = uv[0] - ((prev[0] / prev[3]) * 0.5 + 0.5);
-            const got = v.data[(32 * SIZE + 8) * 2];
-            const sky = v.data[(32 * SIZE + 56) * 2];
+            const got = v.data[(32 * SIZE + 8) * v.channels];
+            const sky = v.data[(32 * SIZE + 56) * v.channels];
             console.log(`[velocity] painted surface: ${got.toFixed(4)} expected ${expected.toFixed(4)}; sky ${sky.toFixed(4)}`);
             expect(Math.abs(got - expected)).toBeLessThan(1e-3);
             expect(Math.abs(got - sky), "not the sky's motion").toBeGreaterThan(0.01);
@@ -394,7 +421,7 @@ describe("Velocity frame product on Dawn", () => {
 
     it("get before AfterGBuffer names where it exists; requiring it at FrameStart is refused", async () => {
         await with_gpu_device(async (device) => {
-            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE) });
+            const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE) });
             let message = "";
             renderer.add_extension(
                 new TextureProbe("early looker", FramePhase.FrameStart, [], (f) => {
@@ -412,6 +439,42 @@ describe("Velocity frame product on Dawn", () => {
                 "requires Velocity at FrameStart, but Velocity is made only at AfterGBuffer",
             );
             renderer.destroy();
+        });
+    });
+});
+
+describe("Velocity on the compute and raster paths", () => {
+    it("are the same texture: a turning, moving camera over a moving box, pixel for pixel within half-float precision", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const pictures: Float32Array[] = [];
+            for (const path of ["raster", "compute"] as const) {
+                const { scene: s, box } = scene();
+                const renderer = new Renderer({ device, fullscreen_paths: path, target: new TextureRenderTarget(SIZE, SIZE), scene: s, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
+                const camera = renderer.view.camera;
+                camera.position.set([0, 0.5, 5]);
+                camera.target.set([0, 0, 0]);
+                const probe = renderer.add_extension(new TextureProbe("velocity probe", FramePhase.AfterTransparency, [Velocity], (f) => f.get(Velocity).velocity));
+                renderer.render_frame();
+                camera.position.set([0.4, 0.8, 4.6]);
+                camera.target.set([0.5, -0.2, 0]);
+                box.position.set([-0.1, 0.2, 0.3]);
+                renderer.render_frame();
+                const v = await read_texture(device, probe.texture!);
+                pictures.push(Float32Array.from({ length: SIZE * SIZE * 2 }, (_, k) => v.data[Math.floor(k / 2) * v.channels + (k % 2)]));
+                renderer.destroy();
+            }
+            const [raster, compute] = pictures;
+            let worst = 0;
+            let largest = 0;
+            for (let k = 0; k < raster.length; k++) {
+                worst = Math.max(worst, Math.abs(raster[k] - compute[k]));
+                largest = Math.max(largest, Math.abs(raster[k]));
+            }
+            // the motion field is busy (the camera turns): a half-pixel slip of the reprojection would show
+            expect(largest).toBeGreaterThan(0.05);
+            expect(worst).toBeLessThan(2e-4);
+            expect(errors).toEqual([]);
         });
     });
 });
