@@ -53,7 +53,9 @@ fn surface_varying(position: vec3f, normal: vec3f, uv: vec2f, object: u32) -> Su
     var out: SurfaceVarying;
     out.clip = camera.view_projection * world;
     out.world_position = world.xyz;
-    out.normal = mat3x3f(o.normal_0.xyz, o.normal_1.xyz, o.normal_2.xyz) * normal;
+    // (a flat geometry's fragments take the face normal: nothing to carry, nor to read, below)
+    out.normal = vec3f(0.0);
+    if (!FLAT_NORMALS) { out.normal = mat3x3f(o.normal_0.xyz, o.normal_1.xyz, o.normal_2.xyz) * normal; }
     out.uv = uv;
     out.object = object;
     out.tangent = vec4f(0.0);
@@ -213,7 +215,9 @@ fn vs_surface_pulled(
 ) -> SurfaceVarying {
     let object = visible[instance];
     let base = skin_base(objects[object].normal_0);
-    return with_tangent(surface_varying(skinned_position(base, vertex), skinned_normal(base, vertex), uv, object), tangent, uv1);
+    var normal = vec3f(0.0);
+    if (!FLAT_NORMALS) { normal = skinned_normal(base, vertex); }
+    return with_tangent(surface_varying(skinned_position(base, vertex), normal, uv, object), tangent, uv1);
 }
 
 @vertex
@@ -224,6 +228,8 @@ fn vs_surface_basic_pulled(
 ) -> SurfaceVarying {
     let object = visible[instance];
     let base = skin_base(objects[object].normal_0);
-    return surface_varying(skinned_position(base, vertex), skinned_normal(base, vertex), uv, object);
+    var normal = vec3f(0.0);
+    if (!FLAT_NORMALS) { normal = skinned_normal(base, vertex); }
+    return surface_varying(skinned_position(base, vertex), normal, uv, object);
 }
 `;
