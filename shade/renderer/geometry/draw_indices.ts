@@ -12,16 +12,17 @@ const CACHE_MODEL = 16;
 // a vertex normal this close to its face's (cosine) counts as the face's
 const FLAT_COSINE = 0.9999;
 
-type Attribute = keyof GeometryAttributes;
-const SKIN: readonly Attribute[] = ["position", "joints", "weights"];
-const ALL: readonly Attribute[] = ["position", "normal", "uv", "uv1", "tangent", "color", "joints", "weights"];
-const ALL_BUT_NORMAL: readonly Attribute[] = ALL.filter((a) => a !== "normal");
+/** The name of one of a geometry's attributes. */
+export type GeometryAttributeName = keyof GeometryAttributes;
+const SKIN: readonly GeometryAttributeName[] = ["position", "joints", "weights"];
+const ALL: readonly GeometryAttributeName[] = ["position", "normal", "uv", "uv1", "tangent", "color", "joints", "weights"];
+const ALL_BUT_NORMAL: readonly GeometryAttributeName[] = ALL.filter((a) => a !== "normal");
 
 /**
  * A geometry's index with every vertex replaced by the first vertex equal to it in `attributes` (those the
  * geometry has), bit for bit. Null when no two vertices are equal.
  */
-export function glued_index(geometry: Geometry, attributes: readonly Attribute[]): Uint16Array | Uint32Array | null {
+export function glued_index(geometry: Geometry, attributes: readonly GeometryAttributeName[]): Uint16Array | Uint32Array | null {
     const arrays: Uint32Array[] = [];
     const sizes: number[] = [];
     for (const name of attributes) {
