@@ -3,12 +3,15 @@ import type { AssetReader } from "./AssetReader.js";
 import type { ImageDecoder } from "./ImageDecoder.js";
 import { load_gltf } from "./load_gltf.js";
 import type { Model } from "./Model.js";
+import type { DetailLevelTarget } from "../../shade/renderer/geometry/simplify_detail_levels.js";
 
 /** What a cache loads with: the device its models' GPU objects live on, and optionally where bytes come from. */
 export interface AssetCacheOptions {
     readonly device: GPUDevice;
     readonly reader?: AssetReader;
     readonly decoder?: ImageDecoder;
+    /** Coarser levels of detail made for every model's mesh primitives (`LoadGLTFOptions.detail_levels`); default none. */
+    readonly detail_levels?: readonly DetailLevelTarget[];
 }
 
 interface Entry {
@@ -27,12 +30,14 @@ export class AssetCache {
     readonly device: GPUDevice;
     readonly #reader: AssetReader | undefined;
     readonly #decoder: ImageDecoder | undefined;
+    readonly #detail_levels: readonly DetailLevelTarget[] | undefined;
     readonly #entries = new Map<string, Entry>();
 
     constructor(options: AssetCacheOptions) {
         this.device = options.device;
         this.#reader = options.reader;
         this.#decoder = options.decoder;
+        this.#detail_levels = options.detail_levels;
     }
 
     /**
@@ -48,7 +53,7 @@ export class AssetCache {
         const entry: Entry = {
             references: 1,
             model: null,
-            promise: load_gltf(url, { device: this.device, reader: this.#reader, decoder: this.#decoder, on_progress }).then(
+            promise: load_gltf(url, { device: this.device, reader: this.#reader, decoder: this.#decoder, on_progress, detail_levels: this.#detail_levels }).then(
                 (model) => {
                     // every reference was released while it loaded: nobody holds it, so it goes at once
                     if (entry.references === 0) model.destroy();

@@ -8,6 +8,7 @@ import { default_image_decoder } from "./default_image_decoder.js";
 import type { ImageDecoder } from "./ImageDecoder.js";
 import { load_gltf_decoders } from "./load_gltf_decoders.js";
 import type { Model } from "./Model.js";
+import { simplify_detail_levels, type DetailLevelTarget } from "../../shade/renderer/geometry/simplify_detail_levels.js";
 import { parse_gltf_container } from "./parse_gltf_container.js";
 import { resolve_asset_uri } from "./resolve_asset_uri.js";
 import { validate_gltf_json } from "./validate_gltf_json.js";
@@ -20,6 +21,11 @@ export interface LoadGLTFOptions {
     /** Default: createImageBitmap in browsers, worker threads with pngjs and jpeg-js in Node. */
     readonly decoder?: ImageDecoder;
     readonly on_progress?: AssetProgressListener;
+    /**
+     * Coarser levels of detail to make for every mesh primitive (`simplify_detail_levels`: meshes small on screen
+     * draw fewer triangles); default none. Primitives under 64 triangles get none.
+     */
+    readonly detail_levels?: readonly DetailLevelTarget[];
 }
 
 // glTF-Transform is loaded with the first model, not with the engine: importing engine/ stays small (the
@@ -87,6 +93,15 @@ export async function load_gltf(url: string, options: LoadGLTFOptions): Promise<
     const document = await read_document(url, { json: container.json as JSONDocument["json"], resources }, checked.extensions_used, warnings);
     progress.add_items(images_to_decode(document));
     const model = await build_model(url, document, { device: options.device, decoder, on_image: () => progress.end_item() }, warnings);
+    const targets = options.detail_levels ?? [];
+    if (targets.length > 0) {
+        try {
+            for (const mesh of model.meshes) for (const primitive of mesh.primitives) await simplify_detail_levels(primitive.geometry, targets);
+        } catch (error) {
+            model.destroy();
+            throw error;
+        }
+    }
     progress.finish();
     return model;
 }

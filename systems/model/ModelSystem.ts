@@ -18,6 +18,7 @@ import { instantiate_model, model_material_name, unregister_model_assets, type M
 import { ModelInstance } from "./ModelInstance.js";
 import { ModelInstanceDescriptor } from "./ModelInstanceDescriptor.js";
 import { SkinBinding } from "./SkinBinding.js";
+import type { DetailLevelTarget } from "../../shade/renderer/geometry/simplify_detail_levels.js";
 
 export interface ModelSystemOptions {
     /** What level `src`s are relative to (`"/assets/"`, a file URL); default: as written. */
@@ -27,6 +28,8 @@ export interface ModelSystemOptions {
     /** For the default cache: where bytes come from, and the image decoder. */
     readonly reader?: AssetReader;
     readonly decoder?: ImageDecoder;
+    /** For the default cache: coarser levels of detail made for every model's mesh primitives (`AssetCacheOptions.detail_levels`). */
+    readonly detail_levels?: readonly DetailLevelTarget[];
     /**
      * Told of a model that failed to load (an `AssetError` naming the file and the glTF path) and the entity that
      * wanted it; default: `console.error`. The entity stays, without the model; `ready(eid)` rejects with the error.
@@ -184,7 +187,7 @@ export class ModelSystem extends System {
             if (this.#graphics.device === null) await this.#graphics.ready();
             const device = this.#graphics.device;
             if (device === null) throw new AssetError(url, "", `${this.name}: the graphics engine has no device to load models onto (start it first)`);
-            this.#cache ??= new AssetCache({ device, reader: this.#options.reader, decoder: this.#options.decoder });
+            this.#cache ??= new AssetCache({ device, reader: this.#options.reader, decoder: this.#options.decoder, detail_levels: this.#options.detail_levels });
         }
         return this.#cache.load(url);
     }
@@ -259,7 +262,7 @@ export class ModelSystem extends System {
     // (a reference per instance, as before) and put into every texture slot of the same materials, untextured until then.
     #move_to(device: GPUDevice): void {
         const old = this.#cache!;
-        const cache = new AssetCache({ device, reader: this.#options.reader, decoder: this.#options.decoder });
+        const cache = new AssetCache({ device, reader: this.#options.reader, decoder: this.#options.decoder, detail_levels: this.#options.detail_levels });
         this.#cache = cache;
         const assets = this.#scene.assets;
         for (const [url, users] of this.#users) {

@@ -1,5 +1,6 @@
 import { GeometryAttribute } from "./GeometryAttribute.js";
 import { next_geometry_stamp } from "./geometry_stamp.js";
+import { check_detail_levels, type GeometryDetailLevel } from "./GeometryDetail.js";
 
 /**
  * A geometry's attributes: positions (xyz) and, optionally, a straight-alpha RGBA colour, a normal (xyz), two uv
@@ -55,6 +56,8 @@ export class Geometry {
     index: Uint16Array | Uint32Array;
     #needs_update = false;
     #own_version = next_geometry_stamp();
+    #detail_levels: readonly GeometryDetailLevel[] = [];
+    #detail_stamp = 0;
 
     constructor(spec: GeometrySpec) {
         this.attributes = { position: new GeometryAttribute(spec.position, 3) };
@@ -131,6 +134,28 @@ export class Geometry {
     /** Moves only with the geometry's own `needsUpdate = true` (everything changed, the index included). */
     get whole_version(): number {
         return this.#own_version;
+    }
+
+    /**
+     * Coarser levels of detail over this geometry's vertices (`GeometryDetailLevel`; `simplify_detail_levels`
+     * makes them), drawn by meshes small on screen where the renderer culls on the GPU (every mesh pass: G-buffer,
+     * shadows, motion, prepass). Empty (the default): always the full index. Checked when set (throws naming the
+     * level); setting it uploads the levels before the next draw. A geometry rewritten later keeps them: replace
+     * them with ones made from its new index (their indices are checked against its vertex count at upload).
+     */
+    get detail_levels(): readonly GeometryDetailLevel[] {
+        return this.#detail_levels;
+    }
+
+    set detail_levels(levels: readonly GeometryDetailLevel[]) {
+        check_detail_levels(levels);
+        this.#detail_levels = levels;
+        this.#detail_stamp = next_geometry_stamp();
+    }
+
+    /** Moves whenever `detail_levels` is set; 0 before. */
+    get detail_stamp(): number {
+        return this.#detail_stamp;
     }
 
     /** Vertices in the position attribute now. */

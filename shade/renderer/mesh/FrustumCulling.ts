@@ -1,14 +1,26 @@
 import { geometry_bounds } from "../geometry/geometry_bounds.js";
+import { MAX_DETAIL_LEVELS } from "../geometry/GeometryDetail.js";
 import { CAMERA_WGSL } from "../scene/Camera.js";
 import { SKINNED_BOUNDS_SCALE } from "../scene/MeshSkin.js";
 import type { GPUGeometryCache } from "./GPUGeometryCache.js";
 import { OBJECT_WGSL } from "./mesh_wgsl.js";
 import type { DrawRun } from "./MeshDrawList.js";
 
-/** u32 words per run in the run table: first, count, index count, padding, model-space sphere (x, y, z, radius as f32). */
-const RUN_WORDS = 8;
-/** Bytes of one run's indexed indirect draw arguments (index count, instance count, first index, base vertex, first instance). */
+/**
+ * u32 words per run in the run table: first, count, index count, levels, model-space sphere (x, y, z, radius as
+ * f32), then per level (`MAX_DETAIL_LEVELS`): first indices, index counts, screen sizes (f32).
+ */
+const RUN_WORDS = 8 + 3 * MAX_DETAIL_LEVELS;
+/** Bytes of one indexed indirect draw's arguments (index count, instance count, first index, base vertex, first instance). */
 export const INDIRECT_ARGS_BYTES = 20;
+
+/**
+ * Where run `run`'s draw of level of detail `level` finds its indirect arguments in `FrustumCulling.args`: each
+ * run has `MAX_DETAIL_LEVELS` of them, one per level (a geometry without coarser levels uses the first alone).
+ */
+export function indirect_offset(run: number, level: number): number {
+    return (run * MAX_DETAIL_LEVELS + level) * INDIRECT_ARGS_BYTES;
+}
 const WORKGROUP = 64;
 const MAX_GROUPS_X = 65535;
 
@@ -25,14 +37,18 @@ struct Run {
     first: u32,
     count: u32,
     index_count: u32,
-    // (the sphere's vec4 alignment)
-    pad: u32,
+    levels: u32,
     sphere: vec4f,
+    // per level of detail: first index, index count, the screen size it is drawn below
+    level_first: vec4u,
+    level_count: vec4u,
+    level_screen: vec4f,
 };
 struct Params {
     object_count: u32,
     run_count: u32,
-    // 0: every slot maps to itself (draws are direct), 1: the runs are compacted
+    // 0: every slot maps to itself (draws are direct), 1: the runs are compacted (level l's into visible's
+    // l-th stretch of object_count slots)
     cull: u32,
     groups_x: u32,
 };
@@ -48,11 +64,14 @@ fn reset_args(@builtin(global_invocation_id) id: vec3u) {
     let r = id.x;
     if (r >= params.run_count) { return; }
     let run = runs[r];
-    atomicStore(&args[r * 5u], run.index_count);
-    atomicStore(&args[r * 5u + 1u], 0u);
-    atomicStore(&args[r * 5u + 2u], 0u);
-    atomicStore(&args[r * 5u + 3u], 0u);
-    atomicStore(&args[r * 5u + 4u], run.first);
+    for (var l = 0u; l < ${MAX_DETAIL_LEVELS}u; l++) {
+        let a = (r * ${MAX_DETAIL_LEVELS}u + l) * 5u;
+        atomicStore(&args[a], select(run.level_count[l], run.index_count, l == 0u));
+        atomicStore(&args[a + 1u], 0u);
+        atomicStore(&args[a + 2u], select(run.level_first[l], 0u, l == 0u));
+        atomicStore(&args[a + 3u], 0u);
+        atomicStore(&args[a + 4u], l * params.object_count + run.first);
+    }
 }
 
 // outside the plane a.x * x + a.y * y + a.z * z + a.w >= 0 by more than the radius (the plane not normalised:
@@ -61,11 +80,7 @@ fn outside(plane: vec4f, c: vec3f, r: f32) -> bool {
     return dot(plane.xyz, c) + plane.w < -r * length(plane.xyz);
 }
 
-fn in_frustum(model: mat4x4f, sphere: vec4f) -> bool {
-    let c = (model * vec4f(sphere.xyz, 1.0)).xyz;
-    // the radius by the model's largest axis scale
-    let scale = sqrt(max(max(dot(model[0].xyz, model[0].xyz), dot(model[1].xyz, model[1].xyz)), dot(model[2].xyz, model[2].xyz)));
-    let r = sphere.w * scale;
+fn in_frustum(c: vec3f, r: f32) -> bool {
     let m = camera.view_projection;
     let x = vec4f(m[0].x, m[1].x, m[2].x, m[3].x);
     let y = vec4f(m[0].y, m[1].y, m[2].y, m[3].y);
@@ -100,9 +115,22 @@ fn cull(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_index) lo
         visible[i] = i;
         return;
     }
-    if (!in_frustum(objects[i].model, run.sphere)) { return; }
-    let k = atomicAdd(&args[r * 5u + 1u], 1u);
-    visible[run.first + k] = i;
+    let model = objects[i].model;
+    let c = (model * vec4f(run.sphere.xyz, 1.0)).xyz;
+    // the radius by the model's largest axis scale
+    let scale = sqrt(max(max(dot(model[0].xyz, model[0].xyz), dot(model[1].xyz, model[1].xyz)), dot(model[2].xyz, model[2].xyz)));
+    let radius = run.sphere.w * scale;
+    if (!in_frustum(c, radius)) { return; }
+    // the coarsest level whose screen size the sphere is below (its diameter over the view's height)
+    var level = 0u;
+    if (run.levels > 1u) {
+        let screen = radius * camera.projection[1][1] / max(distance(c, camera.position.xyz), 1e-6);
+        for (var l = 1u; l < run.levels; l++) {
+            if (screen < run.level_screen[l]) { level = l; }
+        }
+    }
+    let k = atomicAdd(&args[(r * ${MAX_DETAIL_LEVELS}u + level) * 5u + 1u], 1u);
+    visible[level * params.object_count + run.first + k] = i;
 }
 `;
 
@@ -142,6 +170,7 @@ export class FrustumCulling {
     #table = new Uint32Array(RUN_WORDS * 64);
     #table_floats = new Float32Array(this.#table.buffer);
     #run_count = 0;
+    #levels = 1;
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     /** Bumped whenever a `visible` buffer is replaced, so bind groups that hold it know to rebuild. */
     generation = 0;
@@ -149,6 +178,11 @@ export class FrustumCulling {
     /** Whether this device's opaque runs are culled and drawn indirectly: `enabled` and the device has `indirect-first-instance`. */
     culls(device: GPUDevice): boolean {
         return this.enabled && device.features.has("indirect-first-instance");
+    }
+
+    /** The most levels of detail any run of the table draws (1: none has coarser levels). */
+    get levels(): number {
+        return this.#levels;
     }
 
     /** Runs in the table (this frame's opaque runs). */
@@ -166,6 +200,7 @@ export class FrustumCulling {
         }
         const t = this.#table;
         const f = this.#table_floats;
+        let levels = 1;
         for (let i = 0; i < count; i++) {
             const run = runs[i];
             const o = i * RUN_WORDS;
@@ -174,20 +209,33 @@ export class FrustumCulling {
             // a skinned run (a skin batch's, or one mesh's) is culled by its bind pose's sphere grown by
             // SKINNED_BOUNDS_SCALE (the skinned vertices are in the mesh's own space)
             const b = geometry_bounds(run.geometry);
-            t[o + 2] = geometries.get(run.geometry, run.skin).index_count;
-            t[o + 3] = 0;
+            const geometry = geometries.get(run.geometry, run.skin);
+            t[o + 2] = geometry.index_count;
+            t[o + 3] = geometry.levels;
             f[o + 4] = b.x;
             f[o + 5] = b.y;
             f[o + 6] = b.z;
             f[o + 7] = run.skin === null ? b.radius : b.radius * SKINNED_BOUNDS_SCALE;
+            for (let l = 0; l < MAX_DETAIL_LEVELS; l++) {
+                const drawn = l < geometry.levels;
+                t[o + 8 + l] = drawn ? geometry.level_first[l] : 0;
+                t[o + 8 + MAX_DETAIL_LEVELS + l] = drawn ? geometry.level_count[l] : 0;
+                // level 0's (infinity) is never compared
+                f[o + 8 + 2 * MAX_DETAIL_LEVELS + l] = drawn && l > 0 ? geometry.level_screen[l] : 0;
+            }
+            if (geometry.levels > levels) levels = geometry.levels;
         }
         this.#run_count = count;
+        this.#levels = levels;
     }
 
-    /** The device's `visible` buffer, grown to hold `object_count` slots (made on first use). */
+    /**
+     * The device's `visible` buffer, grown to hold `object_count` slots for each level of detail the table's runs
+     * draw (level `l`'s from slot `l * object_count`; made on first use).
+     */
     visible(device: GPUDevice, object_count: number): GPUBuffer {
         const state = this.#state(device);
-        const bytes = Math.max(1, object_count) * 4;
+        const bytes = Math.max(1, object_count) * this.#levels * 4;
         if (state.visible === null || state.visible.size < bytes) {
             const size = grown_size(state.visible, bytes, 1024 * 4);
             state.visible?.destroy();
@@ -198,12 +246,12 @@ export class FrustumCulling {
         return state.visible;
     }
 
-    /** The device's indirect draw arguments (run `i` at `i * INDIRECT_ARGS_BYTES`), valid after `record`. */
+    /** The device's indirect draw arguments (run `i`'s level `l` at `indirect_offset(i, l)`), valid after `record`. */
     args(device: GPUDevice): GPUBuffer {
         const state = this.#state(device);
-        const bytes = Math.max(1, this.#run_count) * INDIRECT_ARGS_BYTES;
+        const bytes = Math.max(1, this.#run_count) * MAX_DETAIL_LEVELS * INDIRECT_ARGS_BYTES;
         if (state.args === null || state.args.size < bytes) {
-            const size = grown_size(state.args, bytes, 64 * INDIRECT_ARGS_BYTES);
+            const size = grown_size(state.args, bytes, 64 * MAX_DETAIL_LEVELS * INDIRECT_ARGS_BYTES);
             state.args?.destroy();
             state.args = device.createBuffer({
                 label: "mesh indirect draw arguments",
@@ -263,12 +311,23 @@ export class FrustumCulling {
     }
 
     /**
-     * Reads the instance count of each run's indirect draw back (what the last submitted visibility pass let
-     * through): for tests and inspectors, not for frames (it waits for the GPU).
+     * Reads the instance count of each run's indirect draws back, its levels of detail together (what the last
+     * submitted visibility pass let through): for tests and inspectors, not for frames (it waits for the GPU).
      */
     async read_instance_counts(device: GPUDevice): Promise<Uint32Array> {
+        const levels = await this.read_level_instance_counts(device);
+        const out = new Uint32Array(this.#run_count);
+        for (let i = 0; i < levels.length; i++) out[Math.floor(i / MAX_DETAIL_LEVELS)] += levels[i];
+        return out;
+    }
+
+    /**
+     * Reads the instance count of each run's draw of each level of detail back (run `i`'s level `l` at
+     * `i * MAX_DETAIL_LEVELS + l`): for tests and inspectors, not for frames (it waits for the GPU).
+     */
+    async read_level_instance_counts(device: GPUDevice): Promise<Uint32Array> {
         const state = this.#state(device);
-        const count = this.#run_count;
+        const count = this.#run_count * MAX_DETAIL_LEVELS;
         const out = new Uint32Array(count);
         if (state.args === null || count === 0) return out;
         const bytes = count * INDIRECT_ARGS_BYTES;

@@ -1,5 +1,6 @@
 import type { Geometry } from "../geometry/Geometry.js";
 import { draw_indices } from "../geometry/draw_indices.js";
+import { MAX_DETAIL_LEVELS } from "../geometry/GeometryDetail.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { SkinBatch } from "./skinned_vertices.js";
 
@@ -36,6 +37,23 @@ export interface GPUGeometry {
     flat: boolean;
     index_format: GPUIndexFormat;
     index_count: number;
+    /**
+     * The coarser levels of detail's indices (`Geometry.detail_levels`, in `index_format`) one after another, or
+     * null when it has none.
+     */
+    detail_index: GPUBuffer | null;
+    /** Levels a culled draw picks from: 1 + the geometry's detail levels. */
+    levels: number;
+    /**
+     * Per level (`MAX_DETAIL_LEVELS` long): its first index (level 0: in whichever full index the pass draws
+     * with; the others: in `detail_index`), its index count, and the screen size it is drawn below (level 0:
+     * infinity).
+     */
+    level_first: Uint32Array;
+    level_count: Uint32Array;
+    level_screen: Float32Array;
+    /** The `Geometry.detail_stamp` the levels were uploaded from. */
+    detail_stamp: number;
     version: number;
     vertex_count: number;
     /**
@@ -87,7 +105,11 @@ export class GPUGeometryCache {
             if (skinned !== undefined) return skinned;
         }
         const entry = this.#entries.get(geometry);
-        if (entry !== undefined && entry.version === geometry.version) return entry;
+        if (entry !== undefined && entry.version === geometry.version && entry.detail_stamp === geometry.detail_stamp) return entry;
+        if (entry !== undefined && entry.version === geometry.version) {
+            this.#upload_levels(geometry, entry);
+            return entry;
+        }
         return this.#upload(geometry, entry);
     }
 
@@ -109,6 +131,7 @@ export class GPUGeometryCache {
             entry?.tangent.destroy();
             entry?.uv1.destroy();
             entry?.index.destroy();
+            entry?.detail_index?.destroy();
             if (entry !== undefined && entry.position_index !== entry.index) entry.position_index.destroy();
             if (entry !== undefined && entry.surface_index !== entry.index) entry.surface_index.destroy();
             const make = (what: string, size: number, usage: number) =>
@@ -132,6 +155,12 @@ export class GPUGeometryCache {
                 flat: false,
                 index_format: "uint16",
                 index_count: 0,
+                detail_index: null,
+                levels: 1,
+                level_first: new Uint32Array(MAX_DETAIL_LEVELS),
+                level_count: new Uint32Array(MAX_DETAIL_LEVELS),
+                level_screen: new Float32Array(MAX_DETAIL_LEVELS),
+                detail_stamp: -1,
                 version: -1,
                 vertex_count,
                 skin_batch: null,
@@ -171,7 +200,56 @@ export class GPUGeometryCache {
         entry.index_format = index instanceof Uint32Array ? "uint32" : "uint16";
         entry.index_count = index.length;
         entry.version = geometry.version;
+        this.#upload_levels(geometry, entry);
         return entry;
+    }
+
+    // the coarser levels one after another in the entry's index format (a buffer kept while it is large enough)
+    #upload_levels(geometry: Geometry, entry: GPUGeometry): void {
+        const levels = geometry.detail_levels;
+        entry.detail_stamp = geometry.detail_stamp;
+        entry.levels = 1 + levels.length;
+        entry.level_first[0] = 0;
+        entry.level_count[0] = entry.index_count;
+        entry.level_screen[0] = Number.POSITIVE_INFINITY;
+        if (levels.length === 0) {
+            entry.detail_index?.destroy();
+            entry.detail_index = null;
+            return;
+        }
+        let total = 0;
+        for (const level of levels) total += level.index.length;
+        const wide = entry.index_format === "uint32";
+        const indices = wide ? new Uint32Array(total) : new Uint16Array(total + (total & 1));
+        let first = 0;
+        // an index past the vertices reads another mesh's (or zeros) with no error on the GPU: said here, as is one
+        // a 16-bit index cannot hold
+        const limit = wide ? geometry.vertex_count : Math.min(geometry.vertex_count, 65536);
+        for (let l = 0; l < levels.length; l++) {
+            const index = levels[l].index;
+            for (let i = 0; i < index.length; i++) {
+                if (index[i] >= limit) {
+                    throw new RangeError(
+                        `Geometry.detail_levels[${l}]: index ${i} is ${index[i]}, but the geometry has ${geometry.vertex_count} vertices` +
+                            (index[i] >= geometry.vertex_count ? " (indices must be below the vertex count)" : " and a 16-bit index (levels index what the geometry's index can)"),
+                    );
+                }
+            }
+            indices.set(index, first);
+            entry.level_first[l + 1] = first;
+            entry.level_count[l + 1] = index.length;
+            entry.level_screen[l + 1] = levels[l].screen_size;
+            first += index.length;
+        }
+        if (entry.detail_index === null || entry.detail_index.size < indices.byteLength) {
+            entry.detail_index?.destroy();
+            entry.detail_index = this.device.createBuffer({
+                label: "geometry indices (coarser levels of detail)",
+                size: Math.max(16, align4(indices.byteLength)),
+                usage: GPUBufferUsage.INDEX | GPUBufferUsage.COPY_DST,
+            });
+        }
+        this.device.queue.writeBuffer(entry.detail_index, 0, indices);
     }
 
     // `current` (the entry's index buffer or one of its own) holding `indices`, or the entry's index buffer when null

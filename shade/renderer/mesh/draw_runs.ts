@@ -2,7 +2,7 @@ import type { GPUGeometryCache, GPUGeometry } from "./GPUGeometryCache.js";
 import type { MaterialBindings } from "./MaterialBindings.js";
 import { material_variant } from "./material_variant.js";
 import type { DrawRun } from "./MeshDrawList.js";
-import { INDIRECT_ARGS_BYTES } from "./FrustumCulling.js";
+import { indirect_offset } from "./FrustumCulling.js";
 import { SKINNED_VERTICES_GROUP } from "./skinned_vertices.js";
 
 /**
@@ -26,9 +26,10 @@ export const FLAT_PIPELINE_SET = 16;
 /**
  * Draws runs (from `start` to `count`): binds materials and geometry only when they change. With `pipelines` (by
  * `material_variant`, or one for every run) it sets the pipeline whenever the variant changes; without, the caller
- * has set one. With `indirect` (`FrustumCulling.args`: run `i`'s arguments at `i * INDIRECT_ARGS_BYTES`), every
- * run is drawn indirectly, with the instances the culling let through: a pass that reads the visible slots of a
- * culled list must draw its opaque runs with it. With `pulled` (the pass's
+ * has set one. With `indirect` (`FrustumCulling.args`: run `i`'s level `l` at `indirect_offset(i, l)`), every
+ * run is drawn indirectly, with the instances the culling let through, one draw per level of detail of its
+ * geometry (the coarser ones with `detail_index`): a pass that reads the visible slots of a culled list must draw
+ * its opaque runs with it. Drawn directly, every mesh draws its full index. With `pulled` (the pass's
  * pipelines that pull a skin batch's vertices, indexed as `pipelines`, whose layout has the batch's vertices at
  * `SKINNED_VERTICES_GROUP`), a run of a skin batch is one instanced draw; `pipelines` must then be given too.
  * Indices: `previous` draws with each geometry's `position_index`; a set of `FLAT_PIPELINE_SET` pipelines (the
@@ -62,6 +63,8 @@ export function draw_runs(
     let slot_3_offset = -1;
     let slot_4: GPUBuffer | null = null;
     let bound_index: GPUBuffer | null = null;
+    // the full index this pass draws the bound geometry with (its coarser levels draw with `detail_index`)
+    let full_index: GPUBuffer | null = null;
     // with per-variant pipelines, whether this run's pipeline reads tangents and uv1
     let extras = buffers === "surface";
     // a set with flat variants draws flat geometries with their glued surface index (`GPUGeometry.flat`)
@@ -105,11 +108,7 @@ export function draw_runs(
                 }
                 // motion reads positions alone: the index with a position's vertices glued runs fewer vertex
                 // shaders; a set with flat variants, the index glued for surfaces
-                const index = buffers === "previous" ? geometry.position_index : flat_sets ? geometry.surface_index : geometry.index;
-                if (index !== bound_index) {
-                    pass.setIndexBuffer(index, geometry.index_format);
-                    bound_index = index;
-                }
+                full_index = buffers === "previous" ? geometry.position_index : flat_sets ? geometry.surface_index : geometry.index;
                 if (flat_sets && geometry.flat !== (bound_geometry?.flat ?? false)) rebind_pipeline = true;
                 bound_geometry = geometry;
                 rebind_extras = extras;
@@ -153,8 +152,22 @@ export function draw_runs(
                 slot_4 = geometry.uv1;
             }
         }
-        if (indirect !== null) pass.drawIndexedIndirect(indirect, i * INDIRECT_ARGS_BYTES);
-        else pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);
+        if (full_index !== bound_index) {
+            pass.setIndexBuffer(full_index!, geometry.index_format);
+            bound_index = full_index;
+        }
+        if (indirect === null) {
+            pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);
+            continue;
+        }
+        pass.drawIndexedIndirect(indirect, indirect_offset(i, 0));
+        if (geometry.levels > 1) {
+            // the coarser levels of detail, each with the instances the culling gave it (every pass draws the
+            // same simplified triangles, so their depths meet)
+            pass.setIndexBuffer(geometry.detail_index!, geometry.index_format);
+            bound_index = geometry.detail_index;
+            for (let l = 1; l < geometry.levels; l++) pass.drawIndexedIndirect(indirect, indirect_offset(i, l));
+        }
     }
 }
 

@@ -17,6 +17,8 @@ import { ShadowMap } from "./ShadowMap.js";
 import { build_shadow_state, make_pulled_shadow_pipelines, type ShadowDeviceState } from "./ShadowDeviceState.js";
 import { CASTER_STRIDE } from "./shadow_casters_wgsl.js";
 import { SKINNED_VERTICES_GROUP, type SkinBatch } from "../mesh/skinned_vertices.js";
+import type { Camera } from "../scene/Camera.js";
+import { MAX_DETAIL_LEVELS } from "../geometry/GeometryDetail.js";
 
 export { SHADOW_MAP_FORMAT } from "./ShadowDeviceState.js";
 
@@ -43,6 +45,8 @@ interface CasterRun {
     /** The skin batch whose casters the run draws (positions pulled), else null. */
     batch: SkinBatch | null;
     material: StandardMaterial;
+    /** The level of detail drawn (`Geometry.detail_levels`; 0: the full index). */
+    level: number;
     first: number;
     count: number;
 }
@@ -75,6 +79,10 @@ export class ShadowExtension extends RenderExtension {
     #last: ShadowDeviceState | null = null;
     #map: FrameGraphHandle = -1;
     #indices = new Uint32Array(256);
+    // per caster in #indices, its level of detail; and the casters of a run sorted by level
+    #levels = new Uint8Array(256);
+    #sorted = new Uint32Array(256);
+    readonly #level_starts = new Uint32Array(MAX_DETAIL_LEVELS);
     #index_count = 0;
     // per cascade, its instanced draws (reused objects)
     readonly #runs: CasterRun[][] = [];
@@ -109,8 +117,9 @@ export class ShadowExtension extends RenderExtension {
         const camera = frame.view.camera;
         const size = frame.internal_resolution;
         this.cascades.fit(camera, size[0] / size[1], scene.sun.direction, this.cascade_count, this.distance, this.split_lambda, this.resolution, this.caster_distance);
-        this.#draw_list.build(scene, this.#objects, camera.position, GPUGeometryCache.of(frame.device));
-        this.#cull();
+        const geometries = GPUGeometryCache.of(frame.device);
+        this.#draw_list.build(scene, this.#objects, camera.position, geometries);
+        this.#cull(geometries, camera);
         const state = this.#state(frame.device);
         const graph = frame.graph;
         const imported = graph.import_texture("shadow map", state.texture, state.texture_descriptor);
@@ -175,6 +184,7 @@ export class ShadowExtension extends RenderExtension {
                 pass.setViewport(c * r, 0, r, r, 0, 1);
                 pass.setBindGroup(0, state.groups[c]);
                 let bound: GPUGeometry | null = null;
+                let bound_index: GPUBuffer | null = null;
                 let bound_material: StandardMaterial | null = null;
                 let bound_vertices: GPUBindGroup | null = null;
                 for (let i = 0; i < count; i++) {
@@ -207,11 +217,18 @@ export class ShadowExtension extends RenderExtension {
                             pass.setVertexBuffer(1, geometry.uv);
                             pass.setVertexBuffer(2, geometry.uv1);
                         }
-                        // unmasked casters read positions alone: the index with a position's vertices glued
-                        pass.setIndexBuffer(masked ? geometry.index : geometry.position_index, geometry.index_format);
                         bound = geometry;
                     }
-                    pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);
+                    // unmasked casters read positions alone: the index with a position's vertices glued; a coarser
+                    // level of detail, its own
+                    const level = run.level < geometry.levels ? run.level : 0;
+                    const index = level > 0 ? geometry.detail_index! : masked ? geometry.index : geometry.position_index;
+                    if (index !== bound_index) {
+                        pass.setIndexBuffer(index, geometry.index_format);
+                        bound_index = index;
+                    }
+                    if (level === 0) pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);
+                    else pass.drawIndexed(geometry.level_count[level], run.count, geometry.level_first[level], 0, run.first);
                 }
             }
         }
@@ -219,9 +236,12 @@ export class ShadowExtension extends RenderExtension {
     }
 
     // Per cascade, the opaque objects whose bounding sphere reaches into its box (towards the sun the box
-    // already extends by caster_distance), as index lists of consecutive runs of one geometry.
-    #cull(): void {
+    // already extends by caster_distance), as index lists of consecutive runs of one geometry and level of detail
+    // (chosen by the size on the camera's screen, as the mesh culling chooses it).
+    #cull(geometries: GPUGeometryCache, camera: Camera): void {
         const list = this.#draw_list;
+        const p11 = camera.projection[5];
+        const eye = camera.position;
         const floats = this.#objects.floats;
         const m = this.cascades.matrices;
         let n = 0;
@@ -238,6 +258,8 @@ export class ShadowExtension extends RenderExtension {
             for (let i = 0; i < list.opaque_run_count; i++) {
                 const source = list.opaque_runs[i];
                 const b = geometry_bounds(source.geometry);
+                const detail = geometries.get(source.geometry, source.skin);
+                const levels = detail.levels;
                 const first = n;
                 for (let k = source.first; k < source.first + source.count; k++) {
                     const f = k * OBJECT_FLOATS;
@@ -260,28 +282,72 @@ export class ShadowExtension extends RenderExtension {
                     const rxy = radius * sxy;
                     const rz = radius * sz;
                     if (cx + rxy < -1 || cx - rxy > 1 || cy + rxy < -1 || cy - rxy > 1 || cz + rz < 0 || cz - rz > 1) continue;
-                    if (n >= this.#indices.length) {
-                        const grown = new Uint32Array(this.#indices.length * 2);
-                        grown.set(this.#indices);
-                        this.#indices = grown;
+                    if (n >= this.#indices.length) this.#grow();
+                    let level = 0;
+                    if (levels > 1) {
+                        const dx = x - eye[0];
+                        const dy = y - eye[1];
+                        const dz = z - eye[2];
+                        const screen = (radius * p11) / Math.max(Math.sqrt(dx * dx + dy * dy + dz * dz), 1e-6);
+                        for (let l = 1; l < levels; l++) if (screen < detail.level_screen[l]) level = l;
                     }
+                    this.#levels[n] = level;
                     this.#indices[n++] = k;
                 }
                 if (n === first) continue;
-                let run = runs[run_count];
-                if (run === undefined) run = runs[run_count] = { geometry: source.geometry, skin: source.skin, batch: source.batch, material: source.material, first, count: 0 };
-                run.geometry = source.geometry;
-                run.skin = source.skin;
-                run.batch = source.batch;
-                run.material = source.material;
-                run.first = first;
-                run.count = n - first;
-                run_count++;
+                if (levels > 1) this.#sort_by_level(first, n);
+                const starts = this.#level_starts;
+                for (let l = 0; l < levels; l++) {
+                    const start = levels > 1 ? starts[l] : first;
+                    const end = levels > 1 ? (l + 1 < levels ? starts[l + 1] : n) : n;
+                    if (end === start) continue;
+                    let run = runs[run_count];
+                    if (run === undefined) run = runs[run_count] = { geometry: source.geometry, skin: source.skin, batch: source.batch, material: source.material, level: 0, first, count: 0 };
+                    run.geometry = source.geometry;
+                    run.skin = source.skin;
+                    run.batch = source.batch;
+                    run.material = source.material;
+                    run.level = l;
+                    run.first = start;
+                    run.count = end - start;
+                    run_count++;
+                }
             }
             this.#run_counts[c] = run_count;
             this.caster_counts[c] = n - before;
         }
         this.#index_count = n;
+    }
+
+    #grow(): void {
+        const grown = new Uint32Array(this.#indices.length * 2);
+        grown.set(this.#indices);
+        this.#indices = grown;
+        const levels = new Uint8Array(grown.length);
+        levels.set(this.#levels);
+        this.#levels = levels;
+        this.#sorted = new Uint32Array(grown.length);
+    }
+
+    // the casters from first to end ordered by level (counting sort, stable), each level's start in #level_starts
+    #sort_by_level(first: number, end: number): void {
+        const starts = this.#level_starts;
+        starts.fill(0);
+        const levels = this.#levels;
+        const indices = this.#indices;
+        const sorted = this.#sorted;
+        for (let k = first; k < end; k++) starts[levels[k]]++;
+        let at = first;
+        for (let l = 0; l < MAX_DETAIL_LEVELS; l++) {
+            const count = starts[l];
+            starts[l] = at;
+            at += count;
+        }
+        for (let k = first; k < end; k++) sorted[starts[levels[k]]++] = indices[k];
+        for (let k = first; k < end; k++) indices[k] = sorted[k];
+        // starts[l] now holds level l's end, the next level's start: shifted back to starts
+        for (let l = MAX_DETAIL_LEVELS - 1; l > 0; l--) starts[l] = starts[l - 1];
+        starts[0] = first;
     }
 
     #state(device: GPUDevice): ShadowDeviceState {

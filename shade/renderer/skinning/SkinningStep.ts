@@ -239,6 +239,12 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
                 flat: source.flat,
                 index_format: source.index_format,
                 index_count: source.index_count,
+                detail_index: source.detail_index,
+                levels: source.levels,
+                level_first: source.level_first,
+                level_count: source.level_count,
+                level_screen: source.level_screen,
+                detail_stamp: source.detail_stamp,
                 version: source.version,
                 vertex_count: source.vertex_count,
                 skin_batch: null,
@@ -265,6 +271,12 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
     output.flat = source.flat;
     output.index_format = source.index_format;
     output.index_count = source.index_count;
+    output.detail_index = source.detail_index;
+    output.levels = source.levels;
+    output.level_first = source.level_first;
+    output.level_count = source.level_count;
+    output.level_screen = source.level_screen;
+    output.detail_stamp = source.detail_stamp;
     output.version = source.version;
     output.vertex_count = source.vertex_count;
     return instance;

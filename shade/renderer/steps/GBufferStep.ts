@@ -247,9 +247,10 @@ export class GBufferStep {
     execute_cull(execution: FrameExecution): void {
         const device = execution.graphics;
         const state = this.device_state(device);
-        this.scene_group(device, state);
         const list = this.draw_list;
+        // the table first: it says how many levels of detail the visible slots are kept for
         this.culling.update(list.opaque_runs, list.opaque_run_count, state.geometries);
+        this.scene_group(device, state);
         state.cull_descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginComputePass(state.cull_descriptor);
         this.culling.record(device, pass, this.#camera!, state.objects!, this.objects.count);

@@ -4,9 +4,9 @@ import { FLAT_VARIANT } from "../mesh/draw_runs.js";
 import type { DrawRun } from "../mesh/MeshDrawList.js";
 
 // per static run: the GPU geometry entry (a new entry whenever the cache makes new buffers), the material, its
-// bind group; and first, count, index count, pipeline variant x 2 + index format, its index in the list (where an
-// indirect draw reads its arguments)
-const REFS = 3;
+// bind group, the geometry's detail index (or null); and first, count, index count, (pipeline variant x 2 + index
+// format) x 8 + levels of detail, its index in the list (where an indirect draw reads its arguments)
+const REFS = 4;
 const NUMBERS = 5;
 
 /**
@@ -66,15 +66,17 @@ export class StaticRunsKey {
             const k = n * NUMBERS;
             if (refs.length <= r) {
                 // a run count never seen before: grows once
-                refs.push(null, null, null);
+                refs.push(null, null, null, null);
                 numbers.push(-1, -1, -1, -1, -1);
             }
             const index_count = geometry.index_count;
-            const variant_format = (variant(material) | (geometry.flat ? FLAT_VARIANT : 0)) * 2 + (geometry.index_format === "uint32" ? 1 : 0);
+            // (and the levels of detail drawn: one draw each, the coarser with the detail index, a ref below)
+            const variant_format = ((variant(material) | (geometry.flat ? FLAT_VARIANT : 0)) * 2 + (geometry.index_format === "uint32" ? 1 : 0)) * 8 + geometry.levels;
             if (
                 refs[r] !== geometry ||
                 refs[r + 1] !== material ||
                 refs[r + 2] !== bind_group ||
+                refs[r + 3] !== geometry.detail_index ||
                 numbers[k] !== run.first ||
                 numbers[k + 1] !== run.count ||
                 numbers[k + 2] !== index_count ||
@@ -85,6 +87,7 @@ export class StaticRunsKey {
                 refs[r] = geometry;
                 refs[r + 1] = material;
                 refs[r + 2] = bind_group;
+                refs[r + 3] = geometry.detail_index;
                 numbers[k] = run.first;
                 numbers[k + 1] = run.count;
                 numbers[k + 2] = index_count;
@@ -95,7 +98,7 @@ export class StaticRunsKey {
         }
         if (n !== this.static_count) changed = true;
         // what lies past the runs no longer drawn is let go (a later, longer list compares against null)
-        for (let r = n * REFS; r < refs.length && refs[r] !== null; r++) refs[r] = null;
+        for (let r = n * REFS; r < refs.length && refs[r] !== null; r += REFS) refs[r] = refs[r + 1] = refs[r + 2] = refs[r + 3] = null;
         this.static_count = n;
         this.skinned_count = skinned;
         return changed;
