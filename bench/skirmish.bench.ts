@@ -7,13 +7,16 @@
 //   npx esbuild bench/skirmish.bench.ts --bundle --platform=node --format=esm --external:webgpu \
 //       --define:__SHADE_DEBUG__=false --outfile=bench/output/skirmish.mjs && node bench/output/skirmish.mjs
 //   knobs: BENCH_SIZE=1920x1080 BENCH_UNITS=200,2000 BENCH_FRAMES=240 BENCH_WARM=60 BENCH_FULLSCREEN=auto|raster|compute
-//          BENCH_ASSETS=<folder of the level's models, default samples/assets/>
+//          BENCH_ASSETS=<folder of the level's models, default samples/assets/> BENCH_LOD=off|<ratio>@<screen size>,... (the Foxes' levels of detail) BENCH_PNG=<prefix> (the last frame, as a picture)
 import { readFileSync } from "node:fs";
 import * as dawn from "webgpu";
 import { Engine } from "../engine/Engine.js";
 import type { FullscreenPath } from "../shade/renderer/fullscreen/FullscreenPath.js";
 import { TextureRenderTarget } from "../shade/renderer/target/TextureRenderTarget.js";
 import { SkirmishLevel } from "../samples/skirmish/SkirmishLevel.js";
+import type { DetailLevelTarget } from "../shade/renderer/geometry/simplify_detail_levels.js";
+import { read_texture } from "../test/harness/read_texture.js";
+import { to_rgba8, write_png } from "../test/harness/png.js";
 
 Object.assign(globalThis, dawn.globals);
 
@@ -60,6 +63,17 @@ const p90 = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length * 
 // kept referenced: a collected instance crashes onSubmittedWorkDone
 const instance = dawn.create(["disable-dawn-features=timestamp_quantization"]);
 
+// BENCH_LOD: "off" (the Foxes without levels of detail), "<ratio>@<screen size>,..." (those levels), unset: the level's
+function detail_levels(): DetailLevelTarget[] | undefined {
+    const spec = process.env.BENCH_LOD;
+    if (spec === undefined || spec === "") return undefined;
+    if (spec === "off") return [];
+    return spec.split(",").map((level) => {
+        const [ratio, screen_size] = level.split("@").map(Number);
+        return { ratio, screen_size };
+    });
+}
+
 async function measure(units: number): Promise<void> {
     const target = new TextureRenderTarget(width, height);
     const errors: Error[] = [];
@@ -73,7 +87,7 @@ async function measure(units: number): Promise<void> {
     scene.sun.color.set([1, 0.92, 0.8]);
     scene.sun.intensity = 2.4;
     scene.ambient.set([0.08, 0.1, 0.14]);
-    const level = new SkirmishLevel(engine, { assets_url: process.env.BENCH_ASSETS ?? "samples/assets/" });
+    const level = new SkirmishLevel(engine, { assets_url: process.env.BENCH_ASSETS ?? "samples/assets/", detail_levels: detail_levels() });
     await engine.graphics.start();
     await level.load(level_with(units));
     const renderer = engine.graphics.renderer!;
@@ -119,11 +133,21 @@ async function measure(units: number): Promise<void> {
         await device.queue.onSubmittedWorkDone();
     }
     const cpu = update_ms.map((u, i) => u + render_ms[i]);
+    // BENCH_PNG=<prefix>: the last frame as <prefix><units>.png, to look at
+    if (process.env.BENCH_PNG !== undefined) {
+        const image = await read_texture(device, target.acquire());
+        write_png(`${process.env.BENCH_PNG}${units}.png`, image.width, image.height, to_rgba8(image));
+    }
+    // instances the last frame's culling drew at each level of detail
+    const counts = await renderer.gbuffer_culling.read_level_instance_counts(device);
+    const per_level = [0, 0, 0, 0];
+    for (let i = 0; i < counts.length; i++) per_level[i % 4] += counts[i];
     const passes = [...gpu].map(([name, ms]) => ({ name, ms: median(ms) })).sort((a, b) => b.ms - a.ms);
     console.log(
         `${String(units).padStart(5)} units | CPU ${median(cpu).toFixed(3)} ms (p90 ${p90(cpu).toFixed(3)}): update ${median(update_ms).toFixed(3)} + render ${median(render_ms).toFixed(3)} | ` +
             `GPU ${totals.length > 0 ? median(totals).toFixed(3) : "-"} ms (p90 ${totals.length > 0 ? p90(totals).toFixed(3) : "-"}) over ${passes.length} passes`,
     );
+    console.log(`      instances drawn per level of detail: ${per_level.join(" / ")}`);
     console.log(`      top passes: ${passes.slice(0, 12).map((p) => `${p.name} ${p.ms.toFixed(3)}`).join(", ")}`);
     if (errors.length > 0) console.log(`      errors: ${errors.map((e) => e.message).join(" | ")}`);
     await level.unload();
@@ -132,6 +156,6 @@ async function measure(units: number): Promise<void> {
 
 const adapter = await instance.requestAdapter();
 const info = adapter?.info;
-console.log(`adapter: ${info?.vendor} ${info?.architecture} ${info?.device}; ${width}x${height}; ${FRAMES} frames after ${WARM} warm; fullscreen_paths ${FULLSCREEN}; timestamps not quantized`);
+console.log(`adapter: ${info?.vendor} ${info?.architecture} ${info?.device}; ${width}x${height}; ${FRAMES} frames after ${WARM} warm; fullscreen_paths ${FULLSCREEN}; levels of detail ${process.env.BENCH_LOD ?? "the level's"}; timestamps not quantized`);
 for (const units of UNITS) await measure(units);
 process.exit(0);

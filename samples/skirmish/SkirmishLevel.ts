@@ -32,11 +32,28 @@ import { Walker } from "./Walker.js";
 import { WalkerSystem } from "./WalkerSystem.js";
 import { Name } from "../../engine/components/Name.js";
 import { Transform } from "../../engine/components/Transform.js";
+import type { DetailLevelTarget } from "../../shade/renderer/geometry/simplify_detail_levels.js";
 
 export interface SkirmishLevelOptions {
     /** Where the level's model files are (its `Model.src`s are relative to it); default "../assets/" (the samples' build). */
     readonly assets_url?: string;
+    /**
+     * Coarser levels of detail made for the models (`ModelSystemOptions.detail_levels`): a unit far off draws a
+     * simplified Fox. Default `SKIRMISH_DETAIL_LEVELS`; `[]` for none.
+     */
+    readonly detail_levels?: readonly DetailLevelTarget[];
 }
+
+/**
+ * The units' Fox (576 triangles) at 172 triangles below 0.2 of the view's height and at 68 below 0.08: from the
+ * level's camera every unit is under 0.2 (its bounding sphere, grown for the skinned limbs, is about a tenth of
+ * the view's height at the centre of the field), and the pictures do not tell the levels from the full Fox there.
+ * On the H100 at 1080p they take the 2,000-unit frame's GPU time from 6.44 to 4.24 ms (BENCHMARKS.md).
+ */
+export const SKIRMISH_DETAIL_LEVELS: readonly DetailLevelTarget[] = [
+    { ratio: 0.3, screen_size: 0.2 },
+    { ratio: 0.12, screen_size: 0.08 },
+];
 
 /** The team tints of the units' foxes (times the fox's own texture). */
 const TEAM_TINT: readonly (readonly number[])[] = [
@@ -93,7 +110,7 @@ export class SkirmishLevel {
         this.engine = engine;
         const graphics = engine.graphics;
         this.scene = new SceneSystem(graphics, { assets: new SceneAssets() });
-        this.models = new ModelSystem(graphics, this.scene, { base_url: options.assets_url ?? "../assets/" });
+        this.models = new ModelSystem(graphics, this.scene, { base_url: options.assets_url ?? "../assets/", detail_levels: options.detail_levels ?? SKIRMISH_DETAIL_LEVELS });
         this.animators = new AnimatorSystem(this.models);
         this.#walkers_query = engine.entityManager.register_query([Walker]);
         this.trails = new Trail3DSystem(graphics, { segments: 32, initial_capacity: 512 });

@@ -72,7 +72,10 @@ export async function simplify_detail_levels(
     const wide = geometry.index instanceof Uint32Array;
     for (const target of targets) {
         const wanted = Math.max(3, Math.floor(triangles * target.ratio) * 3);
-        const [simplified] = meshopt.simplify(index, positions, 3, wanted, max_error);
+        // Sparse: the glued index leaves vertices unreferenced, and meshoptimizer otherwise counts them in its seams
+        // (a vertex of one position with an unreferenced twin reads as a seam it cannot collapse: the glTF Fox,
+        // an unindexed soup glued, did not lose a triangle without it)
+        const [simplified] = meshopt.simplify(index, positions, 3, wanted, max_error, ["Sparse"]);
         if (simplified.length === 0 || simplified.length > index.length * 0.9) break;
         // in vertex cache order, as the full index is
         const ordered = simplified.length / 3 <= ORDER_TRIANGLES_MAX ? vertex_cache_order(simplified, geometry.vertex_count) : simplified;

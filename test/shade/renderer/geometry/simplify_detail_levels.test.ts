@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { make_sphere_geometry } from "../../../../shade/renderer/geometry/primitives/make_sphere_geometry.js";
 import { simplify_detail_levels } from "../../../../shade/renderer/geometry/simplify_detail_levels.js";
+import { Geometry } from "../../../../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 
 describe("simplify_detail_levels", () => {
@@ -43,6 +44,24 @@ describe("simplify_detail_levels", () => {
             }
             expect(outward).toBe(level.index.length / 3);
         }
+    });
+
+    it("an unindexed soup (every corner its own vertex, as the glTF Fox is) simplifies too: its glued index leaves twins unreferenced", async () => {
+        const sphere = make_sphere_geometry(1, 32, 16);
+        const corners = sphere.index.length;
+        const position = new Float32Array(corners * 3);
+        const normal = new Float32Array(corners * 3);
+        const uv = new Float32Array(corners * 2);
+        sphere.index.forEach((v, i) => {
+            position.set(sphere.attributes.position.array.subarray(v * 3, v * 3 + 3), i * 3);
+            normal.set(sphere.attributes.normal!.array.subarray(v * 3, v * 3 + 3), i * 3);
+            uv.set(sphere.attributes.uv!.array.subarray(v * 2, v * 2 + 2), i * 2);
+        });
+        const soup = new Geometry({ position, normal, uv, index: Uint16Array.from({ length: corners }, (_, i) => i) });
+        const levels = await simplify_detail_levels(soup, [{ ratio: 0.5, screen_size: 0.2 }]);
+        expect(levels.length, "a level made").toBe(1);
+        expect(levels[0].index.length / 3).toBeLessThanOrEqual(corners / 6);
+        expect(levels[0].index.length / 3).toBeGreaterThan(corners / 12);
     });
 
     it("a geometry under min_triangles gets no levels; bad targets are refused naming them", async () => {
