@@ -9,7 +9,8 @@ const WORKGROUP = CULL_WORKGROUP;
 /**
  * The visibility pass (`FrustumCulling`): one thread per object slot finds its run by binary search over the run
  * table; an object of a run whose world bounding sphere reaches into the camera's frustum is appended to its
- * run's part of `visible` (its instance count in `args` counted up atomically), every other slot maps to itself.
+ * run's part of `visible` for the level of detail its size on screen picks (that level's instance count in `args`
+ * counted up atomically), every other slot maps to itself.
  * Mesh vertex stages read `objects[visible[instance_index]]`.
  */
 export const CULL_WGSL = /* wgsl */ `
