@@ -36,6 +36,8 @@ interface DeviceState {
     group_objects: GPUBuffer | null;
     /** The run table as last uploaded to `runs` (null: upload all of it). */
     uploaded: Uint32Array | null;
+    /** The `levels_version` of the table last uploaded. */
+    uploaded_levels: number;
     readonly last_params: Uint32Array;
 }
 
@@ -60,6 +62,8 @@ export class FrustumCulling {
     #table_floats = new Float32Array(this.#table.buffer);
     #run_count = 0;
     #levels = 1;
+    // moves whenever a run's level words change: while it stays, uploads compare each run's first 8 words alone
+    #levels_version = 0;
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     /** Bumped whenever a `visible` buffer is replaced, so bind groups that hold it know to rebuild. */
     generation = 0;
@@ -100,11 +104,15 @@ export class FrustumCulling {
             const b = geometry_bounds(run.geometry);
             const geometry = geometries.get(run.geometry, run.skin);
             t[o + 2] = geometry.index_count;
+            const had = t[o + 3];
             t[o + 3] = geometry.levels;
             f[o + 4] = b.x;
             f[o + 5] = b.y;
             f[o + 6] = b.z;
             f[o + 7] = run.skin === null ? b.radius : b.radius * SKINNED_BOUNDS_SCALE;
+            // most runs have no coarser levels, and had none last frame in this row: their level words stay zeros
+            if (geometry.levels > 1 || had > 1) this.#levels_version++;
+            else continue;
             for (let l = 0; l < MAX_DETAIL_LEVELS; l++) {
                 const drawn = l < geometry.levels;
                 t[o + 8 + l] = drawn ? geometry.level_first[l] : 0;
@@ -244,17 +252,23 @@ export class FrustumCulling {
             state.group = null;
             device.queue.writeBuffer(state.runs, 0, this.#table, 0, words);
             state.uploaded.set(this.#table.subarray(0, words));
+            state.uploaded_levels = this.#levels_version;
             return state.runs;
         }
         const t = this.#table;
         const u = state.uploaded!;
         let begin = -1;
         let end = 0;
-        for (let i = 0; i < words; i++) {
-            if (t[i] !== u[i]) {
-                if (begin < 0) begin = i;
-                end = i + 1;
-                u[i] = t[i];
+        // the level words only when some moved since this device's last upload
+        const width = state.uploaded_levels === this.#levels_version ? 8 : RUN_WORDS;
+        state.uploaded_levels = this.#levels_version;
+        for (let r = 0; r < words; r += RUN_WORDS) {
+            for (let i = r; i < r + width; i++) {
+                if (t[i] !== u[i]) {
+                    if (begin < 0) begin = i;
+                    end = i + 1;
+                    u[i] = t[i];
+                }
             }
         }
         if (begin >= 0) device.queue.writeBuffer(state.runs, begin * 4, t, begin, end - begin);
@@ -303,6 +317,7 @@ function build_state(device: GPUDevice): DeviceState {
         group_camera: null,
         group_objects: null,
         uploaded: null,
+        uploaded_levels: -1,
         last_params: new Uint32Array([0xffffffff, 0, 0, 0]),
     };
 }
