@@ -30,6 +30,7 @@ import { make_sphere_geometry } from "../../../shade/renderer/geometry/primitive
 import { Renderer } from "../../../shade/renderer/Renderer.js";
 import { Geometry } from "../../../shade/renderer/geometry/Geometry.js";
 import { Mesh } from "../../../shade/renderer/scene/Mesh.js";
+import { ShadowExtension } from "../../../shade/renderer/shadows/ShadowExtension.js";
 import { MeshSkin } from "../../../shade/renderer/scene/MeshSkin.js";
 import { SkinPaletteTable } from "../../../shade/renderer/scene/SkinPaletteTable.js";
 import { PointLight } from "../../../shade/renderer/scene/PointLight.js";
@@ -387,6 +388,21 @@ describe("Renderer allocation per steady frame", () => {
         const reads = renderer.gbuffer_draw_list.frozen_writes;
         await expect_no_allocation(renderer, stats, "3 frozen + 1 moving opaque, 3 blended meshes");
         expect(renderer.gbuffer_draw_list.frozen_writes, "the frozen part was read again after changes").toBeGreaterThan(reads);
+        renderer.destroy();
+    });
+
+    it.skipIf(ONLY_SKINNED)("FAKE device (device-independent): with levels of detail picked (G-buffer and shadow cascades), a frame allocates nothing once warm", async () => {
+        const scene = small_scene();
+        const box = scene.meshes[0].geometry;
+        // two coarser levels, the coarsest drawn (every mesh is under a screen size of 1 from the camera)
+        box.detail_levels = [
+            { index: box.index.slice(0, 18), screen_size: 1 },
+            { index: box.index.slice(0, 6), screen_size: 0.999 },
+        ];
+        const { renderer, stats } = fake_renderer(scene);
+        renderer.add_extension(new ShadowExtension({ resolution: 64 }));
+        await expect_no_allocation(renderer, stats, "4 opaque meshes at a coarser level, with shadows; 3 blended meshes");
+        expect(renderer.gbuffer_culling.levels, "the culling table has the levels").toBe(3);
         renderer.destroy();
     });
 
