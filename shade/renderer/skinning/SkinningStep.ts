@@ -222,34 +222,8 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
             mesh,
             group: null,
             slot: -1,
-            output: {
-                position: source.position,
-                previous_position: source.position,
-                normal: source.normal,
-                position_offset: 0,
-                previous_offset: 0,
-                normal_offset: 0,
-                uv: source.uv,
-                // tangents are not skinned: a normal-mapped skinned mesh shades with its rest-pose tangents
-                tangent: source.tangent,
-                uv1: source.uv1,
-                index: source.index,
-                position_index: source.position_index,
-                surface_index: source.surface_index,
-                flat: source.flat,
-                index_format: source.index_format,
-                index_count: source.index_count,
-                detail_index: source.detail_index,
-                levels: source.levels,
-                level_first: source.level_first,
-                level_count: source.level_count,
-                level_screen: source.level_screen,
-                detail_stamp: source.detail_stamp,
-                version: source.version,
-                vertex_count: source.vertex_count,
-                skin_batch: null,
-                skin_base: 0,
-            },
+            // the positions and normals are pointed at the skin group's slot once placed (`SkinGroup.point`)
+            output: { ...source, previous_position: source.position, position_offset: 0, previous_offset: 0, normal_offset: 0, skin_batch: null, skin_base: 0 },
             // NaN: never equal, so the first frame skins
             world: new Float32Array(16).fill(Number.NaN),
             skinned_version: -1,
@@ -260,8 +234,13 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
     }
     instance.mesh = mesh;
     instance.last_frame = frame;
-    // uvs, tangents and indices are the geometry's (re-uploads may replace its buffers)
-    const output = instance.output;
+    share_geometry(instance.output, source);
+    return instance;
+}
+
+// uvs, tangents, indices and levels of detail are the geometry's (re-uploads may replace its buffers); tangents are
+// not skinned: a normal-mapped skinned mesh shades with its rest-pose tangents
+function share_geometry(output: GPUGeometry, source: GPUGeometry): void {
     output.uv = source.uv;
     output.tangent = source.tangent;
     output.uv1 = source.uv1;
@@ -279,7 +258,6 @@ function instance_for(state: DeviceState, mesh: Mesh, frame: number): SkinInstan
     output.detail_stamp = source.detail_stamp;
     output.version = source.version;
     output.vertex_count = source.vertex_count;
-    return instance;
 }
 
 // a skin's blend record, its frames checked against its table (a frame past the table would read another's)
