@@ -36,8 +36,8 @@ function load_simplifier(): Promise<typeof import("meshoptimizer/simplifier").Me
  * Makes a geometry's coarser levels of detail with meshoptimizer's simplifier (edge collapses that keep uv, skin
  * and normal seams and the mesh's borders) and sets them as `geometry.detail_levels`. Each level simplifies the
  * one before it, starting from the geometry's index with equal vertices glued (`draw_indices`), so the levels
- * index the geometry's own vertices (in vertex cache order). A level that removes less than a tenth of the triangles left is dropped, and
- * the ones after it. Throws for targets out of range, naming the level.
+ * index the geometry's own vertices (in vertex cache order). A level that removes less than a tenth of the
+ * triangles left is dropped, and the ones after it. Throws for targets out of range, naming the level.
  */
 export async function simplify_detail_levels(
     geometry: Geometry,
