@@ -8,7 +8,9 @@
 //       --define:__SHADE_DEBUG__=false --outfile=bench/output/skirmish.mjs && node bench/output/skirmish.mjs
 //   knobs: BENCH_SIZE=1920x1080 BENCH_UNITS=200,2000 BENCH_FRAMES=240 BENCH_WARM=60 BENCH_FULLSCREEN=auto|raster|compute
 //          BENCH_ASSETS=<folder of the level's models, default samples/assets/> BENCH_LOD=off|<ratio>@<screen size>,... (the Foxes' levels of detail) BENCH_PNG=<prefix> (the last frame, as a picture)
-import { readFileSync } from "node:fs";
+//          BENCH_CPU_PROFILE=<prefix> (a V8 CPU profile of the timed frames, <prefix><units>.cpuprofile: build with --keep-names)
+import { readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import * as dawn from "webgpu";
 import { Engine } from "../engine/Engine.js";
 import type { FullscreenPath } from "../shade/renderer/fullscreen/FullscreenPath.js";
@@ -110,7 +112,15 @@ async function measure(units: number): Promise<void> {
     }
     const update_ms: number[] = [];
     const render_ms: number[] = [];
+    const profile = process.env.BENCH_CPU_PROFILE;
+    const session = profile === undefined ? null : new Session();
+    if (session !== null) {
+        session.connect();
+        await session.post("Profiler.enable");
+        await session.post("Profiler.setSamplingInterval", { interval: 100 });
+    }
     for (let f = 0; f < WARM + FRAMES; f++) {
+        if (f === WARM && session !== null) await session.post("Profiler.start");
         const t0 = performance.now();
         engine.update(STEP);
         level.after_update();
@@ -126,6 +136,11 @@ async function measure(units: number): Promise<void> {
             totals.length = 0;
         }
         await device.queue.onSubmittedWorkDone();
+    }
+    if (session !== null) {
+        const { profile: recorded } = await session.post("Profiler.stop");
+        writeFileSync(`${profile}${units}.cpuprofile`, JSON.stringify(recorded));
+        session.disconnect();
     }
     // the timer's last batch
     for (let i = 0; i < 16; i++) {

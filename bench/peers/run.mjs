@@ -10,7 +10,7 @@
 // the ratios to raw and to each three.js variant, the JS heap growth over the timed frames (garbage) and what stays
 // after a gc() (retained), and checks the issue's goals. Screenshots of the last frame go to
 // bench/output/peers/screenshots/<name>.png. --profile <name> records a V8 CPU profile of that variant's timed frames
-// (one extra run) and prints the functions with the most self time.
+// (one extra run), prints the functions with the most self time and writes it to bench/output/peers/<name>.cpuprofile.
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -142,7 +142,12 @@ async function run_one(base, name, { screenshot = false, profile = false, garbag
     const result = await page.evaluate(() => window.peers);
     let hot = null;
     let allocated = NaN;
-    if (profile) hot = summarize_profile((await cdp.send('Profiler.stop')).profile);
+    if (profile) {
+      const recorded = (await cdp.send('Profiler.stop')).profile;
+      // the whole profile too, for a look at inclusive times (Chrome's DevTools opens it)
+      writeFileSync(join(OUT, `${name}.cpuprofile`), JSON.stringify(recorded));
+      hot = summarize_profile(recorded);
+    }
     let sites = null;
     if (garbage) {
       const head = (await cdp.send('HeapProfiler.stopSampling')).profile.head;

@@ -195,6 +195,8 @@ describe('skirmish sample in headless Chromium', () => {
   it('resizing the window resizes the output and the internal targets', async () => {
     const before = (await page.evaluate(() => skirmish.output_size()))!;
     await page.setViewportSize({ width: 400, height: 300 });
+    // the canvas target learns its new size from a ResizeObserver, which reports after the browser's next layout
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
     await page.evaluate(() => skirmish.advance(1));
     const after = (await page.evaluate(() => skirmish.output_size()))!;
     expect(after[0]).toBeGreaterThan(before[0]);

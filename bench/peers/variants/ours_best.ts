@@ -1,6 +1,7 @@
 // Peers benchmark (issue 14), this engine at its best: the same GraphicsEngine and deferred frame as ours_taught,
 // with what the docs recommend for many similar objects: the 1,000 boxes share one geometry and one material,
-// coloured per mesh with Mesh.color, so the G-buffer draws them as one instanced draw; and the 2,000 ribbons are
+// coloured per mesh with Mesh.color, so the G-buffer draws them as one instanced draw, and frozen (they never move:
+// the renderer reads them once, as three_best's frozen matrices and babylon_best's frozen meshes); and the 2,000 ribbons are
 // one DynamicMesh whose Geometry holds them all, its position attribute rewritten and flagged every frame (the
 // colours and the index stay uploaded, and the positions, being large, go straight from their array to the GPU
 // in one writeBuffer). Like raw.ts, the update ends with that upload (GPUDynamicMeshRenderer.upload, "for
@@ -26,6 +27,8 @@ export default async function create(canvas: HTMLCanvasElement, workload: Worklo
         mesh.scale.set([boxes[o + 3], boxes[o + 4], boxes[o + 5]]);
         mesh.color.set([linear(boxes[o + 6]), linear(boxes[o + 7]), linear(boxes[o + 8]), 1]);
     }
+    // the ground and the boxes never move
+    for (const mesh of scene.meshes) mesh.frozen = true;
 
     const ribbon = workload.ribbons;
     const vertices = RIBBON_COUNT * RIBBON_POINTS * 2;
