@@ -17,8 +17,31 @@ export interface MeshOwner {
  * target (for picking and highlight) and is assigned when the mesh joins a `Scene`.
  */
 export class Mesh {
-    geometry: Geometry;
-    material: StandardMaterial;
+    #geometry: Geometry;
+    #material: StandardMaterial;
+
+    /** What is drawn. Setting another tells the scene (its draw lists re-sort and regroup their instanced runs). */
+    get geometry(): Geometry {
+        return this.#geometry;
+    }
+
+    set geometry(geometry: Geometry) {
+        if (geometry === this.#geometry) return;
+        this.#geometry = geometry;
+        this.owner?.mark_changed();
+    }
+
+    /** How it is shaded. Setting another tells the scene (its draw lists re-sort: the material picks the pipeline). */
+    get material(): StandardMaterial {
+        return this.#material;
+    }
+
+    set material(material: StandardMaterial) {
+        if (material === this.#material) return;
+        this.#material = material;
+        this.owner?.mark_changed();
+    }
+
     readonly position: Float32Array = vec3.create() as Float32Array;
     readonly rotation: Float32Array = quat.create() as Float32Array;
     readonly scale: Float32Array = vec3.fromValues(1, 1, 1) as Float32Array;
@@ -59,8 +82,8 @@ export class Mesh {
     #frozen = false;
 
     constructor(geometry: Geometry, material: StandardMaterial) {
-        this.geometry = geometry;
-        this.material = material;
+        this.#geometry = geometry;
+        this.#material = material;
     }
 
     /**

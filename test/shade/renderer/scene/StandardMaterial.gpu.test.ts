@@ -208,4 +208,42 @@ describe("StandardMaterial on Dawn", () => {
             }
         });
     });
+    it("a mesh given another material after its first frame draws with the new one's pipeline, also out of an instanced run, frozen or not (masked after opaque, and back)", async () => {
+        await with_gpu_device(async (device) => {
+            for (const frozen of [false, true]) {
+                const texture = new MaterialTexture(two_texels(device, [255, 255, 255, 255], [255, 255, 255, 60]), { sampler: NEAREST });
+                const opaque = new StandardMaterial({ base_color_texture: texture, transparency: "opaque", label: "opaque" });
+                const masked = new StandardMaterial({ base_color_texture: texture, transparency: "masked", alpha_cutoff: 0.5, label: "masked" });
+                const scene = new Scene();
+                scene.sun.intensity = 0;
+                // two planes of one geometry and material: one instanced run
+                const plane = make_plane_geometry(1.2, 3);
+                const left = scene.add(new Mesh(plane, opaque));
+                left.rotation.set(FACING);
+                left.position.set([-0.8, 0, 0]);
+                const right = scene.add(new Mesh(plane, opaque));
+                right.rotation.set(FACING);
+                right.position.set([0.8, 0, 0]);
+                left.frozen = frozen;
+                right.frozen = frozen;
+                const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, feature_taa_enabled: false });
+                renderer.view.camera.position.set([0, 0, 5]);
+                renderer.view.camera.target.set([0, 0, 0]);
+                renderer.view.camera.fov_y = Math.PI / 4;
+                const albedo = renderer.add_extension(new ExtractExtension("albedo", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).albedo));
+                // each plane's right half (its texels of alpha 60/255): x = -0.5 and 1.1 in the world, 11.6 pixels a unit
+                const coverage = async (): Promise<[boolean, boolean]> => {
+                    renderer.render_frame();
+                    const a = await read_texture(device, albedo.texture!);
+                    return [pixel_at(a, 18, SIZE / 2)[3] === 255, pixel_at(a, 37, SIZE / 2)[3] === 255];
+                };
+                expect(await coverage()).toEqual([true, true]);
+                right.material = masked;
+                expect(await coverage(), `the right plane masked (frozen: ${frozen})`).toEqual([true, false]);
+                right.material = opaque;
+                expect(await coverage(), `opaque again (frozen: ${frozen})`).toEqual([true, true]);
+                renderer.destroy();
+            }
+        });
+    });
 });

@@ -150,7 +150,9 @@ describe("G-buffer render bundle on Dawn", () => {
             let picture = await frame(device, p, "first frame");
             let records = 1;
             const green = new StandardMaterial({ base_color: [0.2, 0.8, 0.3, 1], label: "green" });
-            const white = new StandardMaterial({ base_color: [1, 1, 1, 1], label: "white" });
+            // double-sided: another pipeline, so the swapped mesh leaves its instanced run (a material of the same
+            // variant joins the run: its values travel in the object data, and the bundle stays as it is)
+            const white = new StandardMaterial({ base_color: [1, 1, 1, 1], label: "white", double_sided: true });
             const sphere = make_sphere_geometry(0.5, 16, 8);
             const extra = new Mesh(p.box, green);
             extra.position.set([0, -1.2, 0]);
