@@ -8,7 +8,7 @@ import type { Scene } from "../scene/Scene.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { material_run_key } from "./material_variant.js";
 import { MaterialWatch } from "./MaterialWatch.js";
-import { MESH_INPUTS, same_inputs, store_inputs } from "./mesh_inputs.js";
+import { MESH_INPUTS, same_inputs, same_mesh_inputs, store_inputs } from "./mesh_inputs.js";
 import type { ObjectBuffer } from "./ObjectBuffer.js";
 import type { GPUGeometryCache } from "./GPUGeometryCache.js";
 import type { SkinBatch } from "./skinned_vertices.js";
@@ -91,6 +91,8 @@ export class MeshDrawList {
     #sorted_scene: Scene | null = null;
     #sorted_casters_only = false;
     readonly #materials = new MaterialWatch();
+    // whether a watched material's values moved this frame: if not, a kept mesh compares only its own inputs
+    #materials_moved = true;
     // the frozen part as last written: how many slots and runs, the build serial, whether it can be kept
     #frozen_build = 0;
     #frozen_valid = false;
@@ -152,6 +154,7 @@ export class MeshDrawList {
     build(scene: Scene, objects: ObjectBuffer, eye: ArrayLike<number>, geometries: GPUGeometryCache | null = null): void {
         this.#geometries = geometries;
         const change = this.#materials.check();
+        this.#materials_moved = change !== 0;
         if (change === 2 || scene !== this.#sorted_scene || scene.version !== this.#sorted_version || this.casters_only !== this.#sorted_casters_only) this.#sort(scene);
         objects.clear();
         this.#build++;
@@ -280,7 +283,7 @@ export class MeshDrawList {
             previous.material_id === material.id &&
             previous.flags === flags &&
             previous.skin_base === base &&
-            same_inputs(previous.inputs, mesh, material, bits)
+            (this.#materials_moved ? same_inputs(previous.inputs, mesh, material, bits) : same_mesh_inputs(previous.inputs, mesh))
         ) {
             objects.keep();
             // a skinned mesh moves with its skin (the velocity product reads its last positions): counted as moving
