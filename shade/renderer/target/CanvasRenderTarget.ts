@@ -77,7 +77,6 @@ export class CanvasRenderTarget implements RenderTarget {
         const canvas = this.canvas;
         if (this.#observer !== null || typeof ResizeObserver === "undefined") return;
         if (typeof HTMLCanvasElement === "undefined" || !(canvas instanceof HTMLCanvasElement)) return;
-        this.#observed = false;
         // the CSS content box, as clientWidth/clientHeight gave it (rounded to whole CSS pixels), times the ratio each
         // frame: a window moved to a screen of another ratio follows without a layout change
         this.#observer = new ResizeObserver((entries) => {

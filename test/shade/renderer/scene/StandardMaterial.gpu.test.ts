@@ -37,6 +37,15 @@ interface Frame {
     lit: TextureReadback;
 }
 
+/** A renderer of `scene` into a SIZE x SIZE texture, without TAA, looking down -z from 5 units away. */
+function renderer_for(device: GPUDevice, scene: Scene, on_error?: (error: Error) => void): Renderer {
+    const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, feature_taa_enabled: false, on_error });
+    renderer.view.camera.position.set([0, 0, 5]);
+    renderer.view.camera.target.set([0, 0, 0]);
+    renderer.view.camera.fov_y = Math.PI / 4;
+    return renderer;
+}
+
 /** Draws one 3x3 plane with `spec` (rotated by `rotation`) and reads back the G-buffer albedo, normal and the lit colour. */
 async function draw(device: GPUDevice, spec: StandardMaterialSpec, options: { rotation?: number[]; geometry?: Geometry; setup?: (scene: Scene) => void } = {}): Promise<Frame> {
     const scene = new Scene();
@@ -45,10 +54,7 @@ async function draw(device: GPUDevice, spec: StandardMaterialSpec, options: { ro
     options.setup?.(scene);
     const mesh = scene.add(new Mesh(options.geometry ?? make_plane_geometry(3, 3), new StandardMaterial({ roughness: 1, ...spec })));
     mesh.rotation.set(options.rotation ?? FACING);
-    const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, feature_taa_enabled: false });
-    renderer.view.camera.position.set([0, 0, 5]);
-    renderer.view.camera.target.set([0, 0, 0]);
-    renderer.view.camera.fov_y = Math.PI / 4;
+    const renderer = renderer_for(device, scene);
     const capture = (name: string, phase: FramePhase, select: (f: FrameContext) => number) => renderer.add_extension(new ExtractExtension(name, phase, select));
     const albedo = capture("albedo", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).albedo);
     const normal = capture("normal", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).normal);
@@ -194,10 +200,7 @@ describe("StandardMaterial on Dawn", () => {
                 const right_mesh = scene.add(new Mesh(plane, mapped));
                 right_mesh.rotation.set(FACING);
                 right_mesh.position.set([0.8, 0, 0]);
-                const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, feature_taa_enabled: false, on_error: (e) => errors.push(e) });
-                renderer.view.camera.position.set([0, 0, 5]);
-                renderer.view.camera.target.set([0, 0, 0]);
-                renderer.view.camera.fov_y = Math.PI / 4;
+                const renderer = renderer_for(device, scene, (e) => errors.push(e));
                 const normal = renderer.add_extension(new ExtractExtension("normal", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).normal));
                 renderer.render_frame();
                 const n = await read_texture(device, normal.texture!);
@@ -226,10 +229,7 @@ describe("StandardMaterial on Dawn", () => {
                 right.position.set([0.8, 0, 0]);
                 left.frozen = frozen;
                 right.frozen = frozen;
-                const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, feature_taa_enabled: false });
-                renderer.view.camera.position.set([0, 0, 5]);
-                renderer.view.camera.target.set([0, 0, 0]);
-                renderer.view.camera.fov_y = Math.PI / 4;
+                const renderer = renderer_for(device, scene);
                 const albedo = renderer.add_extension(new ExtractExtension("albedo", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).albedo));
                 // each plane's right half (its texels of alpha 60/255): x = -0.5 and 1.1 in the world, 11.6 pixels a unit
                 const coverage = async (): Promise<[boolean, boolean]> => {
