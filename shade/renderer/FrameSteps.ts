@@ -6,6 +6,7 @@ import type { RenderExtensionRegistry } from "./extension/RenderExtensionRegistr
 import { FrameProducts } from "./products/FrameProducts.js";
 import type { Scene } from "./scene/Scene.js";
 import { SkinningStep } from "./skinning/SkinningStep.js";
+import { SceneDraws } from "./mesh/SceneDraws.js";
 import { GBufferStep } from "./steps/GBufferStep.js";
 import { LightingStep } from "./steps/LightingStep.js";
 import { TonemapStep } from "./steps/TonemapStep.js";
@@ -49,7 +50,12 @@ export class FrameSteps {
         const registry = this.#registry;
         // before anything draws a skinned mesh (shadows draw at FrameStart)
         this.skinning.record(frame, settings.scene);
-        this.products.frame_start(frame, this.gbuffer, settings.scene);
+        // the meshes' draw list and object data, once for every pass that draws them (after skinning: its batches)
+        this.gbuffer.build(frame, settings.scene);
+        const draws = frame.create(SceneDraws);
+        draws.list = this.gbuffer.draw_list;
+        draws.objects = this.gbuffer.objects;
+        this.products.frame_start(frame, this.gbuffer);
         registry.record_phase(FramePhase.FrameStart, frame);
 
         frame.enter(FramePhase.AfterGBuffer);

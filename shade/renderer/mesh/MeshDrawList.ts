@@ -10,6 +10,7 @@ import { material_run_key } from "./material_variant.js";
 import { MaterialWatch } from "./MaterialWatch.js";
 import { MESH_INPUTS, same_inputs, same_mesh_inputs, store_inputs } from "./mesh_inputs.js";
 import type { ObjectBuffer } from "./ObjectBuffer.js";
+import { OBJECT_CASTS_SHADOWS } from "./mesh_wgsl.js";
 import type { GPUGeometryCache } from "./GPUGeometryCache.js";
 import type { SkinBatch } from "./skinned_vertices.js";
 
@@ -73,8 +74,6 @@ function geometry_key(g: Geometry): number {
  * Blended meshes follow, sorted back to front every frame, one draw each.
  */
 export class MeshDrawList {
-    /** Lists only meshes with `cast_shadows` (a shadow map's list). */
-    casters_only = false;
     readonly opaque_runs: DrawRun[] = [];
     opaque_run_count = 0;
     readonly blended_runs: DrawRun[] = [];
@@ -89,7 +88,6 @@ export class MeshDrawList {
     #live_keys = new Float64Array(64);
     #sorted_version = -1;
     #sorted_scene: Scene | null = null;
-    #sorted_casters_only = false;
     readonly #materials = new MaterialWatch();
     // whether a watched material's values moved this frame: if not, a kept mesh compares only its own inputs
     #materials_moved = true;
@@ -155,7 +153,7 @@ export class MeshDrawList {
         this.#geometries = geometries;
         const change = this.#materials.check();
         this.#materials_moved = change !== 0;
-        if (change === 2 || scene !== this.#sorted_scene || scene.version !== this.#sorted_version || this.casters_only !== this.#sorted_casters_only) this.#sort(scene);
+        if (change === 2 || scene !== this.#sorted_scene || scene.version !== this.#sorted_version) this.#sort(scene);
         objects.clear();
         this.#build++;
         this.#bits_material = null;
@@ -203,7 +201,7 @@ export class MeshDrawList {
         let run_key = 0;
         for (let i = 0; i < list.length; i++) {
             const mesh = list[i];
-            if (!mesh.visible || (this.casters_only && !mesh.cast_shadows)) continue;
+            if (!mesh.visible) continue;
             const key = keys[i];
             if (key < 0) {
                 // sorted by the world position before it is written: derive this frame's now
@@ -273,7 +271,11 @@ export class MeshDrawList {
             this.#bits = texture_bits(material);
         }
         const bits = this.#bits;
-        const flags = GBufferFlags.lit | (material.base_color_texture !== null ? GBufferFlags.textured : 0) | (mesh.receive_decals ? GBufferFlags.receives_decals : 0);
+        const flags =
+            GBufferFlags.lit |
+            (material.base_color_texture !== null ? GBufferFlags.textured : 0) |
+            (mesh.receive_decals ? GBufferFlags.receives_decals : 0) |
+            (mesh.cast_shadows ? OBJECT_CASTS_SHADOWS : 0);
         const drawn_last_frame = previous.build === serial - 1 && previous.frozen === frozen;
         if (
             drawn_last_frame &&
@@ -355,7 +357,6 @@ export class MeshDrawList {
         this.#live_keys = run_keys(live, this.#live_keys, key_of);
         this.#sorted_scene = scene;
         this.#sorted_version = scene.version;
-        this.#sorted_casters_only = this.casters_only;
         // the slots may move: the frozen part is read again (each mesh still compared with what its slot holds)
         this.#frozen_valid = false;
     }

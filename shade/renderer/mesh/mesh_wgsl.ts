@@ -3,6 +3,11 @@ import { CAMERA_WGSL } from "../scene/Camera.js";
 /** Floats per object in the object storage buffer (see `OBJECT_WGSL`). */
 export const OBJECT_FLOATS = 60;
 export const OBJECT_BYTES = OBJECT_FLOATS * 4;
+/**
+ * A bit of the object flags (`ids.z`) above the eight the G-buffer stores: the mesh casts shadows
+ * (`Mesh.cast_shadows`). Read on the CPU by the passes that draw casters.
+ */
+export const OBJECT_CASTS_SHADOWS = 256;
 
 /** Per-object data, one entry per drawn mesh, indexed by instance index. */
 export const OBJECT_WGSL = /* wgsl */ `
@@ -15,7 +20,8 @@ struct ObjectData {
     base_color: vec4f,
     // roughness, metalness, normal scale, occlusion strength
     params: vec4f,
-    // object id, material id, flags (GBufferFlags: bit 0 lit, bit 1 textured, bit 2 receives decals),
+    // object id, material id, flags (GBufferFlags: bit 0 lit, bit 1 textured, bit 2 receives decals; bit 8
+    // OBJECT_CASTS_SHADOWS, not stored in the G-buffer),
     // texture bits (bit i: slot i samples uv set 1, slots base colour, metallic-roughness, normal, occlusion,
     // emissive; bit 8: a normal map is bound)
     ids: vec4u,

@@ -26,7 +26,8 @@ export interface ShadowDeviceState {
     readonly casters: GPUBuffer;
     readonly geometries: GPUGeometryCache;
     readonly groups: GPUBindGroup[];
-    groups_generation: number;
+    /** The object buffer `groups` bind (the G-buffer's, `SceneDraws`). */
+    groups_objects: GPUBuffer | null;
     /** The culled object indices of every cascade, back to back (grow-only). */
     caster_indices: GPUBuffer;
     groups_indices: GPUBuffer | null;
@@ -81,7 +82,7 @@ export function build_shadow_state(device: GPUDevice, width: number, height: num
         size: CASTER_STRIDE * MAX_SHADOW_CASCADES,
         usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    return { pipeline, masked_pipeline, pulled: null, module, materials, layout, texture, texture_descriptor, uniforms, casters, geometries: GPUGeometryCache.of(device), groups: [], groups_generation: -1,
+    return { pipeline, masked_pipeline, pulled: null, module, materials, layout, texture, texture_descriptor, uniforms, casters, geometries: GPUGeometryCache.of(device), groups: [], groups_objects: null,
         caster_indices: device.createBuffer({ label: "shadow caster indices", size: 1024, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
         groups_indices: null,
     };

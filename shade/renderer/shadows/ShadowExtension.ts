@@ -6,12 +6,13 @@ import type { FrameContext } from "../extension/FrameContext.js";
 import { FramePhase } from "../extension/FramePhase.js";
 import { RenderExtension } from "../extension/RenderExtension.js";
 import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
-import { MeshDrawList } from "../mesh/MeshDrawList.js";
+import type { MeshDrawList } from "../mesh/MeshDrawList.js";
+import { SceneDraws } from "../mesh/SceneDraws.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
-import { OBJECT_FLOATS } from "../mesh/mesh_wgsl.js";
+import { OBJECT_CASTS_SHADOWS, OBJECT_FLOATS } from "../mesh/mesh_wgsl.js";
 import type { Geometry } from "../geometry/Geometry.js";
 import { geometry_bounds } from "../geometry/geometry_bounds.js";
-import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
+import type { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import { MAX_SHADOW_CASCADES, SHADOW_CASCADES_FLOATS, ShadowCascades } from "./ShadowCascades.js";
 import { ShadowMap } from "./ShadowMap.js";
 import { build_shadow_state, make_pulled_shadow_pipelines, type ShadowDeviceState } from "./ShadowDeviceState.js";
@@ -71,8 +72,8 @@ export class ShadowExtension extends RenderExtension {
     /** This frame's cascades (matrices, splits), for inspection and tests. */
     readonly cascades = new ShadowCascades();
 
-    readonly #draw_list = Object.assign(new MeshDrawList(), { casters_only: true });
-    readonly #objects = new ObjectBuffer();
+    // this frame's mesh draws (`SceneDraws`): the casters are the G-buffer's objects that cast shadows
+    #objects: ObjectBuffer | null = null;
     readonly #uniform_data = new Float32Array(SHADOW_CASCADES_FLOATS);
     readonly #caster_data = new Float32Array((CASTER_STRIDE / 4) * MAX_SHADOW_CASCADES);
     readonly #per_device = new WeakMap<GPUDevice, ShadowDeviceState>();
@@ -117,9 +118,9 @@ export class ShadowExtension extends RenderExtension {
         const camera = frame.view.camera;
         const size = frame.internal_resolution;
         this.cascades.fit(camera, size[0] / size[1], scene.sun.direction, this.cascade_count, this.distance, this.split_lambda, this.resolution, this.caster_distance);
-        const geometries = GPUGeometryCache.of(frame.device);
-        this.#draw_list.build(scene, this.#objects, camera.position, geometries);
-        this.#cull(geometries, camera);
+        const draws = frame.get(SceneDraws);
+        this.#objects = draws.objects;
+        this.#cull(draws.list, draws.objects, GPUGeometryCache.of(frame.device), camera);
         const state = this.#state(frame.device);
         const graph = frame.graph;
         const imported = graph.import_texture("shadow map", state.texture, state.texture_descriptor);
@@ -143,7 +144,7 @@ export class ShadowExtension extends RenderExtension {
             for (let k = 0; k < 16; k++) casters[i * (CASTER_STRIDE / 4) + k] = cascades.matrices[i * 16 + k];
         }
         queue.writeBuffer(state.casters, 0, casters);
-        const objects = this.#objects.upload(device);
+        const objects = this.#objects!.upload(device);
         const bytes = Math.max(4, this.#index_count * 4);
         if (state.caster_indices.size < bytes) {
             state.caster_indices.destroy();
@@ -152,7 +153,7 @@ export class ShadowExtension extends RenderExtension {
             state.caster_indices = device.createBuffer({ label: "shadow caster indices", size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
         }
         if (this.#index_count > 0) queue.writeBuffer(state.caster_indices, 0, this.#indices.buffer, 0, this.#index_count * 4);
-        if (state.groups_generation !== this.#objects.generation || state.groups.length === 0 || state.groups_indices !== state.caster_indices) {
+        if (state.groups_objects !== objects || state.groups.length === 0 || state.groups_indices !== state.caster_indices) {
             state.groups.length = 0;
             for (let i = 0; i < MAX_SHADOW_CASCADES; i++) {
                 state.groups.push(
@@ -167,7 +168,7 @@ export class ShadowExtension extends RenderExtension {
                     }),
                 );
             }
-            state.groups_generation = this.#objects.generation;
+            state.groups_objects = objects;
             state.groups_indices = state.caster_indices;
         }
 
@@ -235,14 +236,14 @@ export class ShadowExtension extends RenderExtension {
         pass.end();
     }
 
-    // Per cascade, the opaque objects whose bounding sphere reaches into its box (towards the sun the box
-    // already extends by caster_distance), as index lists of consecutive runs of one geometry and level of detail
-    // (chosen by the size on the camera's screen, as the mesh culling chooses it).
-    #cull(geometries: GPUGeometryCache, camera: Camera): void {
-        const list = this.#draw_list;
+    // Per cascade, the opaque objects that cast shadows whose bounding sphere reaches into its box (towards the sun
+    // the box already extends by caster_distance), as index lists of consecutive runs of one geometry and level of
+    // detail (chosen by the size on the camera's screen, as the mesh culling chooses it).
+    #cull(list: MeshDrawList, objects: ObjectBuffer, geometries: GPUGeometryCache, camera: Camera): void {
         const p11 = camera.projection[5];
         const eye = camera.position;
-        const floats = this.#objects.floats;
+        const floats = objects.floats;
+        const uints = objects.uints;
         const m = this.cascades.matrices;
         let n = 0;
         for (let c = 0; c < this.cascade_count; c++) {
@@ -263,6 +264,7 @@ export class ShadowExtension extends RenderExtension {
                 const first = n;
                 for (let k = source.first; k < source.first + source.count; k++) {
                     const f = k * OBJECT_FLOATS;
+                    if ((uints[f + 38] & OBJECT_CASTS_SHADOWS) === 0) continue;
                     // the sphere in world space: centre through the model matrix, radius by its largest axis scale
                     const x = floats[f] * b.x + floats[f + 4] * b.y + floats[f + 8] * b.z + floats[f + 12];
                     const y = floats[f + 1] * b.x + floats[f + 5] * b.y + floats[f + 9] * b.z + floats[f + 13];

@@ -183,6 +183,46 @@ describe("ShadowExtension on Dawn", () => {
         });
     });
 
+    it("a mesh with cast_shadows off is drawn but casts nothing; turned on it shades again (a live mesh at once, a frozen one after changed())", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            const scene = box_on_plane();
+            const box = scene.meshes[1];
+            const { renderer, target } = renderer_for(device, scene, errors);
+            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256 }));
+            const shaded = await render(renderer, target, device);
+            const in_shadow = pixel_of(renderer, 1.1, 0, 0);
+            const opposite = pixel_of(renderer, -1.1, 0, 0);
+            const on_box = pixel_of(renderer, 0, 1, 0);
+            const lit = luminance(shaded, opposite);
+            expect(luminance(shaded, in_shadow), "casting: the ground behind the box is in shadow").toBeLessThan(lit * 0.5);
+
+            box.cast_shadows = false;
+            const unshaded = await render(renderer, target, device);
+            write_readback_png(unshaded, "shadow_cast_shadows_off");
+            expect(luminance(unshaded, in_shadow), "cast_shadows off: the ground behind the box is sunlit").toBeGreaterThan(lit * 0.9);
+            expect(shadows.caster_counts[0], "only the plane casts").toBe(1);
+            const [r, g, b] = pixel_at(unshaded, on_box[0], on_box[1]);
+            expect(r, "the box itself is still drawn (its red top)").toBeGreaterThan(g + 20);
+            expect(r).toBeGreaterThan(b + 20);
+
+            box.cast_shadows = true;
+            expect(luminance(await render(renderer, target, device), in_shadow), "on again: shadow").toBeLessThan(lit * 0.5);
+
+            // a frozen mesh is read again only after changed(): its flag too
+            box.frozen = true;
+            await render(renderer, target, device);
+            box.cast_shadows = false;
+            box.changed();
+            expect(luminance(await render(renderer, target, device), in_shadow), "frozen, off after changed(): sunlit").toBeGreaterThan(lit * 0.9);
+            box.cast_shadows = true;
+            box.changed();
+            expect(luminance(await render(renderer, target, device), in_shadow), "frozen, on after changed(): shadow").toBeLessThan(lit * 0.5);
+            expect(errors).toEqual([]);
+            renderer.destroy();
+        });
+    });
+
     it("culls casters per cascade: a box far outside every cascade is not drawn, the shadow stays", async () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
