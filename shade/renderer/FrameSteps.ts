@@ -55,6 +55,7 @@ export class FrameSteps {
         const draws = frame.create(SceneDraws);
         draws.list = this.gbuffer.draw_list;
         draws.objects = this.gbuffer.objects;
+        draws.culling = this.gbuffer.culling;
         this.products.frame_start(frame, this.gbuffer);
         registry.record_phase(FramePhase.FrameStart, frame);
 

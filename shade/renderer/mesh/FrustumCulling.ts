@@ -161,6 +161,14 @@ export class FrustumCulling {
     }
 
     /**
+     * The run table's GPU copy as the last `record` on this device left it (null before the first): what other
+     * visibility passes over the same draw list read (the shadow cascades' culling, recorded after this one).
+     */
+    runs(device: GPUDevice): GPUBuffer | null {
+        return this.#per_device.get(device)?.runs ?? null;
+    }
+
+    /**
      * Records the visibility pass into `pass` for `object_count` slots of `objects`, seen by `camera` (the camera
      * uniform buffer): after it, `args(device)` and `visible(device, object_count)` hold this frame's draws.
      */

@@ -1,25 +1,24 @@
-import { SKINNED_BOUNDS_SCALE, type MeshSkin } from "../scene/MeshSkin.js";
 import type { FrameExecution } from "../../device/graph/FrameExecution.js";
 import type { FrameGraphHandle } from "../../device/graph/FrameGraphHandle.js";
 import type { FrameGraphResources } from "../../device/graph/FrameGraphResources.js";
 import type { FrameContext } from "../extension/FrameContext.js";
 import { FramePhase } from "../extension/FramePhase.js";
 import { RenderExtension } from "../extension/RenderExtension.js";
+import type { Geometry } from "../geometry/Geometry.js";
+import type { FrustumCulling } from "../mesh/FrustumCulling.js";
 import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
 import type { MeshDrawList } from "../mesh/MeshDrawList.js";
-import { SceneDraws } from "../mesh/SceneDraws.js";
-import type { StandardMaterial } from "../scene/StandardMaterial.js";
-import { OBJECT_CASTS_SHADOWS, OBJECT_FLOATS } from "../mesh/mesh_wgsl.js";
-import type { Geometry } from "../geometry/Geometry.js";
-import { geometry_bounds } from "../geometry/geometry_bounds.js";
 import type { ObjectBuffer } from "../mesh/ObjectBuffer.js";
+import { SceneDraws } from "../mesh/SceneDraws.js";
+import { SKINNED_VERTICES_GROUP, type SkinBatch } from "../mesh/skinned_vertices.js";
+import type { MeshSkin } from "../scene/MeshSkin.js";
+import type { StandardMaterial } from "../scene/StandardMaterial.js";
+import { CascadeCasters } from "./CascadeCasters.js";
+import { CascadeCulling, cascade_indirect_offset } from "./CascadeCulling.js";
 import { MAX_SHADOW_CASCADES, SHADOW_CASCADES_FLOATS, ShadowCascades } from "./ShadowCascades.js";
 import { ShadowMap } from "./ShadowMap.js";
 import { build_shadow_state, make_pulled_shadow_pipelines, type ShadowDeviceState } from "./ShadowDeviceState.js";
 import { CASTER_STRIDE } from "./shadow_casters_wgsl.js";
-import { SKINNED_VERTICES_GROUP, type SkinBatch } from "../mesh/skinned_vertices.js";
-import type { Camera } from "../scene/Camera.js";
-import { MAX_DETAIL_LEVELS } from "../geometry/GeometryDetail.js";
 
 export { SHADOW_MAP_FORMAT } from "./ShadowDeviceState.js";
 
@@ -38,18 +37,12 @@ export interface ShadowExtensionOptions {
     readonly depth_bias?: number;
 }
 
-/** One instanced draw of a cascade: `count` casters of one geometry from `first` in the caster list. */
-interface CasterRun {
-    geometry: Geometry;
-    /** A skinned caster's skin (the first's, for a skin batch's run), else null. */
-    skin: MeshSkin | null;
-    /** The skin batch whose casters the run draws (positions pulled), else null. */
-    batch: SkinBatch | null;
-    material: StandardMaterial;
-    /** The level of detail drawn (`Geometry.detail_levels`; 0: the full index). */
-    level: number;
-    first: number;
-    count: number;
+/** What binding one caster draw needs: a draw list's run or a CPU-culled cascade run. */
+interface CasterDraw {
+    readonly geometry: Geometry;
+    readonly skin: MeshSkin | null;
+    readonly batch: SkinBatch | null;
+    readonly material: StandardMaterial;
 }
 
 /**
@@ -71,26 +64,48 @@ export class ShadowExtension extends RenderExtension {
     depth_bias: number;
     /** This frame's cascades (matrices, splits), for inspection and tests. */
     readonly cascades = new ShadowCascades();
+    /**
+     * Whether the casters are culled on the GPU (a compute pass "shadows / cull" over the G-buffer's draw list, the
+     * cascades drawn indirectly: the CPU cost does not grow with the meshes) where the device has
+     * `indirect-first-instance`; false, or a device without it, culls them on the CPU. Default true.
+     */
+    gpu_culling = true;
 
     // this frame's mesh draws (`SceneDraws`): the casters are the G-buffer's objects that cast shadows
+    #list: MeshDrawList | null = null;
     #objects: ObjectBuffer | null = null;
+    #culling: FrustumCulling | null = null;
+    #camera: GPUBuffer | null = null;
+    // whether this frame's casters are culled on the GPU (decided at record)
+    #gpu = false;
+    readonly #cpu = new CascadeCasters();
+    readonly #gpu_culling = new CascadeCulling();
+    // the run count and casters buffer the GPU's cull wrote this frame (0: nothing to draw)
+    #gpu_runs = 0;
+    #gpu_casters: GPUBuffer | null = null;
+    #gpu_args: GPUBuffer | null = null;
     readonly #uniform_data = new Float32Array(SHADOW_CASCADES_FLOATS);
     readonly #caster_data = new Float32Array((CASTER_STRIDE / 4) * MAX_SHADOW_CASCADES);
     readonly #per_device = new WeakMap<GPUDevice, ShadowDeviceState>();
     #last: ShadowDeviceState | null = null;
+    #last_device: GPUDevice | null = null;
     #map: FrameGraphHandle = -1;
-    #indices = new Uint32Array(256);
-    // per caster in #indices, its level of detail; and the casters of a run sorted by level
-    #levels = new Uint8Array(256);
-    #sorted = new Uint32Array(256);
-    readonly #level_starts = new Uint32Array(MAX_DETAIL_LEVELS);
-    #index_count = 0;
-    // per cascade, its instanced draws (reused objects)
-    readonly #runs: CasterRun[][] = [];
-    readonly #run_counts = new Uint32Array(MAX_SHADOW_CASCADES);
-    /** Casters drawn into each cascade this frame (after culling), for inspection and tests. */
-    readonly caster_counts = new Uint32Array(MAX_SHADOW_CASCADES);
     readonly #descriptor: GPURenderPassDescriptor = { label: "shadow cascades", colorAttachments: [] };
+    readonly #cull_descriptor: GPUComputePassDescriptor = { label: "shadow culling" };
+    // what the pass has bound, while drawing one cascade
+    #bound_pipeline: GPURenderPipeline | null = null;
+    #bound_geometry: GPUGeometry | null = null;
+    #bound_index: GPUBuffer | null = null;
+    #bound_material: StandardMaterial | null = null;
+    #bound_vertices: GPUBindGroup | null = null;
+
+    /**
+     * Casters drawn into each cascade this frame (after culling) when they are culled on the CPU; with GPU culling
+     * see `read_caster_counts`. For inspection and tests.
+     */
+    get caster_counts(): Uint32Array {
+        return this.#cpu.counts;
+    }
 
     constructor(options: ShadowExtensionOptions = {}) {
         super();
@@ -119,10 +134,17 @@ export class ShadowExtension extends RenderExtension {
         const size = frame.internal_resolution;
         this.cascades.fit(camera, size[0] / size[1], scene.sun.direction, this.cascade_count, this.distance, this.split_lambda, this.resolution, this.caster_distance);
         const draws = frame.get(SceneDraws);
+        const device = frame.device;
+        this.#list = draws.list;
         this.#objects = draws.objects;
-        this.#cull(draws.list, draws.objects, GPUGeometryCache.of(frame.device), camera);
-        const state = this.#state(frame.device);
+        this.#culling = draws.culling;
+        this.#camera = camera.buffer;
+        this.#gpu = this.gpu_culling && CascadeCulling.supported(device);
+        if (!this.#gpu) this.#cpu.cull(draws.list, draws.objects, GPUGeometryCache.of(device), camera, this.cascades.matrices, this.cascade_count);
+        const state = this.#state(device);
         const graph = frame.graph;
+        // (after the G-buffer's visibility pass, added before FrameStart: it uploads the objects and the run table)
+        if (this.#gpu) graph.add("shadows / cull", this, execute_cull).make_side_effect();
         const imported = graph.import_texture("shadow map", state.texture, state.texture_descriptor);
         const pass = graph.add("shadows / cascades", this, execute_shadows);
         this.#map = pass.write(imported);
@@ -131,29 +153,58 @@ export class ShadowExtension extends RenderExtension {
         record.cascades = state.uniforms;
     }
 
+    /**
+     * Reads back how many casters each cascade drew in the last submitted frame (GPU culling), or this frame's
+     * counts (CPU culling): for tests and inspectors, not for frames (it waits for the GPU).
+     */
+    async read_caster_counts(device: GPUDevice): Promise<Uint32Array> {
+        if (!this.#gpu) return this.#cpu.counts.slice(0, this.cascade_count);
+        return this.#gpu_culling.read_caster_counts(device, this.#gpu_runs, this.cascade_count);
+    }
+
+    /** @internal The GPU's cull: the cascades' matrices written, then each cascade's casters and draw arguments. */
+    execute_cull(execution: FrameExecution): void {
+        const device = execution.graphics;
+        const state = this.#state(device);
+        this.#write_uniforms(device, state);
+        const list = this.#list!;
+        const culling = this.#culling!;
+        const objects = this.#objects!;
+        const runs = culling.runs(device);
+        this.#gpu_runs = 0;
+        if (runs === null || list.opaque_run_count === 0 || culling.run_count !== list.opaque_run_count) return;
+        const buffer = objects.upload(device);
+        this.#cull_descriptor.timestampWrites = execution.timestamp_writes;
+        const pass = execution.encoder.beginComputePass(this.#cull_descriptor);
+        this.#gpu_culling.record(device, pass, this.#camera!, buffer, runs, state.casters, objects.count, culling.run_count, culling.levels, this.cascade_count);
+        pass.end();
+        this.#gpu_runs = culling.run_count;
+        this.#gpu_casters = this.#gpu_culling.casters(device, objects.count, culling.levels, this.cascade_count);
+        this.#gpu_args = this.#gpu_culling.args(device, culling.run_count, this.cascade_count);
+    }
+
     /** @internal */
     execute(resources: FrameGraphResources, execution: FrameExecution): void {
         const device = execution.graphics;
         const state = this.#state(device);
-        const queue = device.queue;
-        const cascades = this.cascades;
-        cascades.write_uniforms(this.#uniform_data, this.resolution * this.cascade_count, this.resolution, this.depth_bias);
-        queue.writeBuffer(state.uniforms, 0, this.#uniform_data);
-        const casters = this.#caster_data;
-        for (let i = 0; i < this.cascade_count; i++) {
-            for (let k = 0; k < 16; k++) casters[i * (CASTER_STRIDE / 4) + k] = cascades.matrices[i * 16 + k];
-        }
-        queue.writeBuffer(state.casters, 0, casters);
+        const gpu = this.#gpu;
+        if (!gpu) this.#write_uniforms(device, state);
         const objects = this.#objects!.upload(device);
-        const bytes = Math.max(4, this.#index_count * 4);
-        if (state.caster_indices.size < bytes) {
-            state.caster_indices.destroy();
-            let size = state.caster_indices.size;
-            while (size < bytes) size *= 2;
-            state.caster_indices = device.createBuffer({ label: "shadow caster indices", size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+        const cpu = this.#cpu;
+        let indices: GPUBuffer;
+        if (gpu) indices = this.#gpu_casters ?? state.caster_indices;
+        else {
+            const bytes = Math.max(4, cpu.index_count * 4);
+            if (state.caster_indices.size < bytes) {
+                state.caster_indices.destroy();
+                let size = state.caster_indices.size;
+                while (size < bytes) size *= 2;
+                state.caster_indices = device.createBuffer({ label: "shadow caster indices", size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+            }
+            if (cpu.index_count > 0) device.queue.writeBuffer(state.caster_indices, 0, cpu.indices.buffer, 0, cpu.index_count * 4);
+            indices = state.caster_indices;
         }
-        if (this.#index_count > 0) queue.writeBuffer(state.caster_indices, 0, this.#indices.buffer, 0, this.#index_count * 4);
-        if (state.groups_objects !== objects || state.groups.length === 0 || state.groups_indices !== state.caster_indices) {
+        if (state.groups_objects !== objects || state.groups.length === 0 || state.groups_indices !== indices) {
             state.groups.length = 0;
             for (let i = 0; i < MAX_SHADOW_CASCADES; i++) {
                 state.groups.push(
@@ -163,71 +214,46 @@ export class ShadowExtension extends RenderExtension {
                         entries: [
                             { binding: 0, resource: { buffer: state.casters, offset: i * CASTER_STRIDE, size: 64 } },
                             { binding: 1, resource: { buffer: objects } },
-                            { binding: 2, resource: { buffer: state.caster_indices } },
+                            { binding: 2, resource: { buffer: indices } },
                         ],
                     }),
                 );
             }
             state.groups_objects = objects;
-            state.groups_indices = state.caster_indices;
+            state.groups_indices = indices;
         }
 
         this.#descriptor.depthStencilAttachment = resources.depth_attachment(this.#map, 1);
         this.#descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginRenderPass(this.#descriptor);
-        if (this.#index_count > 0) {
-            const r = this.resolution;
-            let bound_pipeline: GPURenderPipeline | null = null;
-            for (let c = 0; c < this.cascade_count; c++) {
-                const runs = this.#runs[c];
-                const count = this.#run_counts[c];
-                if (count === 0) continue;
-                pass.setViewport(c * r, 0, r, r, 0, 1);
-                pass.setBindGroup(0, state.groups[c]);
-                let bound: GPUGeometry | null = null;
-                let bound_index: GPUBuffer | null = null;
-                let bound_material: StandardMaterial | null = null;
-                let bound_vertices: GPUBindGroup | null = null;
-                for (let i = 0; i < count; i++) {
-                    const run = runs[i];
-                    const masked = run.material.transparency === "masked";
-                    const batch = run.batch;
-                    let pipeline = masked ? state.masked_pipeline : state.pipeline;
-                    if (batch !== null) {
-                        const pulled = (state.pulled ??= make_pulled_shadow_pipelines(device, state));
-                        pipeline = masked ? pulled.masked_pipeline : pulled.pipeline;
-                    }
-                    if (pipeline !== bound_pipeline) {
-                        pass.setPipeline(pipeline);
-                        bound_pipeline = pipeline;
-                        bound = null;
-                    }
-                    // a batch's pipelines have the material's group too (masked or not)
-                    if ((masked || batch !== null) && run.material !== bound_material) {
-                        pass.setBindGroup(1, state.materials.group(run.material));
-                        bound_material = run.material;
-                    }
-                    if (batch !== null && batch.vertices !== bound_vertices) {
-                        pass.setBindGroup(SKINNED_VERTICES_GROUP, batch.vertices);
-                        bound_vertices = batch.vertices;
-                    }
+        const r = this.resolution;
+        const list = this.#list!;
+        this.#bound_pipeline = null;
+        this.#bound_material = null;
+        this.#bound_vertices = null;
+        for (let c = 0; c < this.cascade_count; c++) {
+            if (gpu ? this.#gpu_runs === 0 : cpu.run_counts[c] === 0) continue;
+            pass.setViewport(c * r, 0, r, r, 0, 1);
+            pass.setBindGroup(0, state.groups[c]);
+            this.#bound_geometry = null;
+            this.#bound_index = null;
+            if (gpu) {
+                // every run, each level of detail its geometry has: the cull wrote how many of each to draw
+                const args = this.#gpu_args!;
+                for (let i = 0; i < this.#gpu_runs; i++) {
+                    const run = list.opaque_runs[i];
                     const geometry = state.geometries.get(run.geometry, run.skin);
-                    if (geometry !== bound) {
-                        if (batch === null) pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
-                        if (masked) {
-                            pass.setVertexBuffer(1, geometry.uv);
-                            pass.setVertexBuffer(2, geometry.uv1);
-                        }
-                        bound = geometry;
+                    for (let l = 0; l < geometry.levels; l++) {
+                        this.#bind(pass, device, state, run, l);
+                        pass.drawIndexedIndirect(args, cascade_indirect_offset(c, i, this.#gpu_runs, l));
                     }
-                    // unmasked casters read positions alone: the index with a position's vertices glued; a coarser
-                    // level of detail, its own
+                }
+            } else {
+                const runs = cpu.runs[c];
+                for (let i = 0; i < cpu.run_counts[c]; i++) {
+                    const run = runs[i];
+                    const geometry = this.#bind(pass, device, state, run, run.level);
                     const level = run.level < geometry.levels ? run.level : 0;
-                    const index = level > 0 ? geometry.detail_index! : masked ? geometry.index : geometry.position_index;
-                    if (index !== bound_index) {
-                        pass.setIndexBuffer(index, geometry.index_format);
-                        bound_index = index;
-                    }
                     if (level === 0) pass.drawIndexed(geometry.index_count, run.count, 0, 0, run.first);
                     else pass.drawIndexed(geometry.level_count[level], run.count, geometry.level_first[level], 0, run.first);
                 }
@@ -236,120 +262,60 @@ export class ShadowExtension extends RenderExtension {
         pass.end();
     }
 
-    // Per cascade, the opaque objects that cast shadows whose bounding sphere reaches into its box (towards the sun
-    // the box already extends by caster_distance), as index lists of consecutive runs of one geometry and level of
-    // detail (chosen by the size on the camera's screen, as the mesh culling chooses it).
-    #cull(list: MeshDrawList, objects: ObjectBuffer, geometries: GPUGeometryCache, camera: Camera): void {
-        const p11 = camera.projection[5];
-        const eye = camera.position;
-        const floats = objects.floats;
-        const uints = objects.uints;
-        const m = this.cascades.matrices;
-        let n = 0;
-        for (let c = 0; c < this.cascade_count; c++) {
-            const o = c * 16;
-            // an orthographic box: clip x and y scale world lengths by the same factor, z by its own
-            // (Math.hypot allocates in V8's optimised code: spelled out)
-            const sxy = Math.sqrt(m[o] * m[o] + m[o + 4] * m[o + 4] + m[o + 8] * m[o + 8]);
-            const sz = Math.sqrt(m[o + 2] * m[o + 2] + m[o + 6] * m[o + 6] + m[o + 10] * m[o + 10]);
-            let runs = this.#runs[c];
-            if (runs === undefined) runs = this.#runs[c] = [];
-            let run_count = 0;
-            const before = n;
-            for (let i = 0; i < list.opaque_run_count; i++) {
-                const source = list.opaque_runs[i];
-                const b = geometry_bounds(source.geometry);
-                const detail = geometries.get(source.geometry, source.skin);
-                const levels = detail.levels;
-                const first = n;
-                for (let k = source.first; k < source.first + source.count; k++) {
-                    const f = k * OBJECT_FLOATS;
-                    if ((uints[f + 38] & OBJECT_CASTS_SHADOWS) === 0) continue;
-                    // the sphere in world space: centre through the model matrix, radius by its largest axis scale
-                    const x = floats[f] * b.x + floats[f + 4] * b.y + floats[f + 8] * b.z + floats[f + 12];
-                    const y = floats[f + 1] * b.x + floats[f + 5] * b.y + floats[f + 9] * b.z + floats[f + 13];
-                    const z = floats[f + 2] * b.x + floats[f + 6] * b.y + floats[f + 10] * b.z + floats[f + 14];
-                    const scale = Math.sqrt(
-                        Math.max(
-                            floats[f] * floats[f] + floats[f + 1] * floats[f + 1] + floats[f + 2] * floats[f + 2],
-                            floats[f + 4] * floats[f + 4] + floats[f + 5] * floats[f + 5] + floats[f + 6] * floats[f + 6],
-                            floats[f + 8] * floats[f + 8] + floats[f + 9] * floats[f + 9] + floats[f + 10] * floats[f + 10],
-                        ),
-                    );
-                    // a skinned mesh's limbs reach past its bind pose's sphere
-                    const radius = b.radius * scale * (source.skin !== null ? SKINNED_BOUNDS_SCALE : 1);
-                    const cx = m[o] * x + m[o + 4] * y + m[o + 8] * z + m[o + 12];
-                    const cy = m[o + 1] * x + m[o + 5] * y + m[o + 9] * z + m[o + 13];
-                    const cz = m[o + 2] * x + m[o + 6] * y + m[o + 10] * z + m[o + 14];
-                    const rxy = radius * sxy;
-                    const rz = radius * sz;
-                    if (cx + rxy < -1 || cx - rxy > 1 || cy + rxy < -1 || cy - rxy > 1 || cz + rz < 0 || cz - rz > 1) continue;
-                    if (n >= this.#indices.length) this.#grow();
-                    let level = 0;
-                    if (levels > 1) {
-                        const dx = x - eye[0];
-                        const dy = y - eye[1];
-                        const dz = z - eye[2];
-                        const screen = (radius * p11) / Math.max(Math.sqrt(dx * dx + dy * dy + dz * dz), 1e-6);
-                        for (let l = 1; l < levels; l++) if (screen < detail.level_screen[l]) level = l;
-                    }
-                    this.#levels[n] = level;
-                    this.#indices[n++] = k;
-                }
-                if (n === first) continue;
-                if (levels > 1) this.#sort_by_level(first, n);
-                const starts = this.#level_starts;
-                for (let l = 0; l < levels; l++) {
-                    const start = levels > 1 ? starts[l] : first;
-                    const end = levels > 1 ? (l + 1 < levels ? starts[l + 1] : n) : n;
-                    if (end === start) continue;
-                    let run = runs[run_count];
-                    if (run === undefined) run = runs[run_count] = { geometry: source.geometry, skin: source.skin, batch: source.batch, material: source.material, level: 0, first, count: 0 };
-                    run.geometry = source.geometry;
-                    run.skin = source.skin;
-                    run.batch = source.batch;
-                    run.material = source.material;
-                    run.level = l;
-                    run.first = start;
-                    run.count = end - start;
-                    run_count++;
-                }
+    // binds what one caster draw needs (pipeline, material, batch, vertex and index buffers), skipping what is bound
+    #bind(pass: GPURenderPassEncoder, device: GPUDevice, state: ShadowDeviceState, run: CasterDraw, level: number): GPUGeometry {
+        const masked = run.material.transparency === "masked";
+        const batch = run.batch;
+        let pipeline = masked ? state.masked_pipeline : state.pipeline;
+        if (batch !== null) {
+            const pulled = (state.pulled ??= make_pulled_shadow_pipelines(device, state));
+            pipeline = masked ? pulled.masked_pipeline : pulled.pipeline;
+        }
+        if (pipeline !== this.#bound_pipeline) {
+            pass.setPipeline(pipeline);
+            this.#bound_pipeline = pipeline;
+            this.#bound_geometry = null;
+        }
+        // a batch's pipelines have the material's group too (masked or not)
+        if ((masked || batch !== null) && run.material !== this.#bound_material) {
+            pass.setBindGroup(1, state.materials.group(run.material));
+            this.#bound_material = run.material;
+        }
+        if (batch !== null && batch.vertices !== this.#bound_vertices) {
+            pass.setBindGroup(SKINNED_VERTICES_GROUP, batch.vertices);
+            this.#bound_vertices = batch.vertices;
+        }
+        const geometry = state.geometries.get(run.geometry, run.skin);
+        if (geometry !== this.#bound_geometry) {
+            if (batch === null) pass.setVertexBuffer(0, geometry.position, geometry.position_offset);
+            if (masked) {
+                pass.setVertexBuffer(1, geometry.uv);
+                pass.setVertexBuffer(2, geometry.uv1);
             }
-            this.#run_counts[c] = run_count;
-            this.caster_counts[c] = n - before;
+            this.#bound_geometry = geometry;
         }
-        this.#index_count = n;
+        // unmasked casters read positions alone: the index with a position's vertices glued; a coarser level of
+        // detail, its own
+        const drawn = level < geometry.levels ? level : 0;
+        const index = drawn > 0 ? geometry.detail_index! : masked ? geometry.index : geometry.position_index;
+        if (index !== this.#bound_index) {
+            pass.setIndexBuffer(index, geometry.index_format);
+            this.#bound_index = index;
+        }
+        return geometry;
     }
 
-    #grow(): void {
-        const grown = new Uint32Array(this.#indices.length * 2);
-        grown.set(this.#indices);
-        this.#indices = grown;
-        const levels = new Uint8Array(grown.length);
-        levels.set(this.#levels);
-        this.#levels = levels;
-        this.#sorted = new Uint32Array(grown.length);
-    }
-
-    // the casters from first to end ordered by level (counting sort, stable), each level's start in #level_starts
-    #sort_by_level(first: number, end: number): void {
-        const starts = this.#level_starts;
-        starts.fill(0);
-        const levels = this.#levels;
-        const indices = this.#indices;
-        const sorted = this.#sorted;
-        for (let k = first; k < end; k++) starts[levels[k]]++;
-        let at = first;
-        for (let l = 0; l < MAX_DETAIL_LEVELS; l++) {
-            const count = starts[l];
-            starts[l] = at;
-            at += count;
+    // the lighting's cascades block and the casters' light matrices
+    #write_uniforms(device: GPUDevice, state: ShadowDeviceState): void {
+        const queue = device.queue;
+        const cascades = this.cascades;
+        cascades.write_uniforms(this.#uniform_data, this.resolution * this.cascade_count, this.resolution, this.depth_bias);
+        queue.writeBuffer(state.uniforms, 0, this.#uniform_data);
+        const casters = this.#caster_data;
+        for (let i = 0; i < this.cascade_count; i++) {
+            for (let k = 0; k < 16; k++) casters[i * (CASTER_STRIDE / 4) + k] = cascades.matrices[i * 16 + k];
         }
-        for (let k = first; k < end; k++) sorted[starts[levels[k]]++] = indices[k];
-        for (let k = first; k < end; k++) indices[k] = sorted[k];
-        // starts[l] now holds level l's end, the next level's start: shifted back to starts
-        for (let l = MAX_DETAIL_LEVELS - 1; l > 0; l--) starts[l] = starts[l - 1];
-        starts[0] = first;
+        queue.writeBuffer(state.casters, 0, casters);
     }
 
     #state(device: GPUDevice): ShadowDeviceState {
@@ -358,6 +324,7 @@ export class ShadowExtension extends RenderExtension {
             state = build_shadow_state(device, this.resolution * this.cascade_count, this.resolution);
             this.#per_device.set(device, state);
             this.#last = state;
+            this.#last_device = device;
         }
         return state;
     }
@@ -370,7 +337,9 @@ export class ShadowExtension extends RenderExtension {
         state.casters.destroy();
         state.caster_indices.destroy();
         state.materials.destroy();
+        if (this.#last_device !== null) this.#gpu_culling.destroy(this.#last_device);
         this.#last = null;
+        this.#last_device = null;
     }
 }
 
@@ -379,6 +348,10 @@ function positive(value: number, name: string): number {
         throw new RangeError(`ShadowExtension: ${name} must be a positive number, got ${String(value)}`);
     }
     return value;
+}
+
+function execute_cull(extension: ShadowExtension, _resources: FrameGraphResources, execution: FrameExecution): void {
+    extension.execute_cull(execution);
 }
 
 function execute_shadows(extension: ShadowExtension, resources: FrameGraphResources, execution: FrameExecution): void {

@@ -66,35 +66,41 @@ function scene(): Scene {
 }
 
 describe("ShadowExtension allocation per steady frame", () => {
-    it("FAKE device (device-independent): a frame with 3 shadow cascades allocates nothing once warm; the method sees one object per frame", async () => {
-        const { device, stats } = fake_gpu_device();
-        const renderer = new Renderer({ device, target: new TextureRenderTarget(64, 64), scene: scene() });
-        const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256 }));
-        let kept: { frame: number } | null = null;
-        let allocate = false;
-        let n = 0;
-        const frame = () => {
-            renderer.render_frame();
-            if (allocate) kept = { frame: n++ };
-        };
-        for (let i = 0; i < 5000; i++) frame();
-        const textures = stats.textures;
-        const passes = stats.render_passes;
-        frame();
-        // gbuffer, shadows, lighting, TAA resolve, tonemap + sharpen (fused): at least five
-        expect(stats.render_passes - passes, "render passes per frame, the shadow pass among them").toBeGreaterThanOrEqual(5);
-        const windows: number[] = [];
-        for (let i = 0; i < 3; i++) windows.push(await bytes_per_frame(frame, 1000));
-        windows.sort((a, b) => a - b);
-        allocate = true;
-        for (let i = 0; i < 200; i++) frame();
-        const control = await bytes_per_frame(frame, 1000);
-        console.log(`[alloc] FAKE device, shadows (3 cascades): ${windows[1].toFixed(1)} young bytes/frame; positive control ${control.toFixed(1)}`);
-        expect(kept).not.toBeNull();
-        expect(stats.textures, "textures created in steady state").toBe(textures);
-        expect(windows[1], "young bytes per steady frame").toBeLessThan(8);
-        expect(control, "the positive control allocates a { frame } per frame").toBeGreaterThanOrEqual(24);
-        shadows.destroy();
-        renderer.destroy();
-    });
+    for (const gpu_culling of [true, false]) {
+        it(`FAKE device (device-independent): a frame with 3 shadow cascades (${gpu_culling ? "culled on the GPU" : "culled on the CPU"}) allocates nothing once warm; the method sees one object per frame`, async () => {
+            const { device, stats } = fake_gpu_device({ features: ["indirect-first-instance"] });
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(64, 64), scene: scene() });
+            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256 }));
+            shadows.gpu_culling = gpu_culling;
+            let kept: { frame: number } | null = null;
+            let allocate = false;
+            let n = 0;
+            const frame = () => {
+                renderer.render_frame();
+                if (allocate) kept = { frame: n++ };
+            };
+            for (let i = 0; i < 5000; i++) frame();
+            const textures = stats.textures;
+            const passes = stats.render_passes;
+            const computes = stats.compute_passes;
+            frame();
+            // the G-buffer's visibility pass, and the shadows' where the GPU culls them
+            expect(stats.compute_passes - computes, "compute passes per frame").toBe(gpu_culling ? 2 : 1);
+            // gbuffer, shadows, lighting, TAA resolve, tonemap + sharpen (fused): at least five
+            expect(stats.render_passes - passes, "render passes per frame, the shadow pass among them").toBeGreaterThanOrEqual(5);
+            const windows: number[] = [];
+            for (let i = 0; i < 3; i++) windows.push(await bytes_per_frame(frame, 1000));
+            windows.sort((a, b) => a - b);
+            allocate = true;
+            for (let i = 0; i < 200; i++) frame();
+            const control = await bytes_per_frame(frame, 1000);
+            console.log(`[alloc] FAKE device, shadows (3 cascades, ${gpu_culling ? "GPU" : "CPU"} culling): ${windows[1].toFixed(1)} young bytes/frame; positive control ${control.toFixed(1)}`);
+            expect(kept).not.toBeNull();
+            expect(stats.textures, "textures created in steady state").toBe(textures);
+            expect(windows[1], "young bytes per steady frame").toBeLessThan(8);
+            expect(control, "the positive control allocates a { frame } per frame").toBeGreaterThanOrEqual(24);
+            shadows.destroy();
+            renderer.destroy();
+        });
+    }
 });

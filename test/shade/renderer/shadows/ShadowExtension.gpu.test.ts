@@ -201,7 +201,7 @@ describe("ShadowExtension on Dawn", () => {
             const unshaded = await render(renderer, target, device);
             write_readback_png(unshaded, "shadow_cast_shadows_off");
             expect(luminance(unshaded, in_shadow), "cast_shadows off: the ground behind the box is sunlit").toBeGreaterThan(lit * 0.9);
-            expect(shadows.caster_counts[0], "only the plane casts").toBe(1);
+            expect((await shadows.read_caster_counts(device))[0], "only the plane casts").toBe(1);
             const [r, g, b] = pixel_at(unshaded, on_box[0], on_box[1]);
             expect(r, "the box itself is still drawn (its red top)").toBeGreaterThan(g + 20);
             expect(r).toBeGreaterThan(b + 20);
@@ -223,19 +223,71 @@ describe("ShadowExtension on Dawn", () => {
         });
     });
 
-    it("culls casters per cascade: a box far outside every cascade is not drawn, the shadow stays", async () => {
+    for (const gpu_culling of [true, false]) {
+        it(`culls casters per cascade (${gpu_culling ? "on the GPU" : "on the CPU"}): a box far outside every cascade is not drawn, the shadow stays`, async () => {
+            await with_gpu_device(async (device) => {
+                const errors: Error[] = [];
+                const scene = box_on_plane();
+                const far = scene.add(new Mesh(make_box_geometry(1, 1, 1), new StandardMaterial()));
+                far.position.set([0, 0.5, 400]); // behind the camera, 400 m away
+                const { renderer, target } = renderer_for(device, scene, errors);
+                const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256, cascades: 3 }));
+                shadows.gpu_culling = gpu_culling;
+                renderer.capture_pass_list = true;
+                const image = await render(renderer, target, device);
+                write_readback_png(image, `shadow_culled_${gpu_culling ? "gpu" : "cpu"}`);
+                const names = renderer.last_frame_passes.map((p) => p.name);
+                expect(names.includes("shadows / cull"), "the GPU's cull pass runs where it culls").toBe(gpu_culling);
+                // the plane reaches into every cascade; the near box at least into the first
+                const counts = await shadows.read_caster_counts(device);
+                expect(Array.from(counts.subarray(0, 3)).every((n) => n >= 1 && n <= 2), `casters per cascade ${Array.from(counts)}`).toBe(true);
+                expect(counts[0]).toBe(2);
+                expect(luminance(image, pixel_of(renderer, 1.1, 0, 0))).toBeLessThan(luminance(image, pixel_of(renderer, -1.1, 0, 0)) * 0.5);
+                expect(errors).toEqual([]);
+                renderer.destroy();
+            });
+        });
+    }
+
+    it("GPU culling draws the shadow map CPU culling draws: a field of boxes across the cascades, a camera sweep, the same casters per cascade and the same picture", async () => {
         await with_gpu_device(async (device) => {
             const errors: Error[] = [];
-            const scene = box_on_plane();
-            const far = scene.add(new Mesh(make_box_geometry(1, 1, 1), new StandardMaterial()));
-            far.position.set([0, 0.5, 400]); // behind the camera, 400 m away
+            const scene = new Scene();
+            scene.add(new Mesh(make_plane_geometry(80, 80), new StandardMaterial({ base_color: [0.7, 0.7, 0.7, 1], roughness: 0.9 })));
+            const box = make_box_geometry(1, 1, 1);
+            const materials = [new StandardMaterial({ base_color: [0.8, 0.3, 0.2, 1] }), new StandardMaterial({ base_color: [0.2, 0.5, 0.8, 1] })];
+            for (let x = -6; x <= 6; x++) {
+                for (let z = -6; z <= 6; z++) {
+                    const mesh = scene.add(new Mesh(box, materials[(x + z) & 1]));
+                    const h = 0.5 + ((x * 7 + z * 3) & 3) * 0.5;
+                    mesh.position.set([x * 4, h / 2, z * 4]);
+                    mesh.scale.set([1, h, 1]);
+                    // every fifth casts nothing (the flag is read per slot)
+                    if ((x * 13 + z) % 5 === 0) mesh.cast_shadows = false;
+                }
+            }
+            scene.sun.direction.set([0.6, -1, 0.3]);
+            scene.sun.intensity = 3;
             const { renderer, target } = renderer_for(device, scene, errors);
-            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256, cascades: 3 }));
-            const image = await render(renderer, target, device);
-            // the plane reaches into every cascade; the near box at least into the first
-            expect(Array.from(shadows.caster_counts.subarray(0, 3)).every((n) => n >= 1 && n <= 2)).toBe(true);
-            expect(shadows.caster_counts[0]).toBe(2);
-            expect(luminance(image, pixel_of(renderer, 1.1, 0, 0))).toBeLessThan(luminance(image, pixel_of(renderer, -1.1, 0, 0)) * 0.5);
+            const shadows = renderer.add_extension(new ShadowExtension({ resolution: 256, cascades: 3, distance: 40 }));
+            const camera = renderer.view.camera;
+            for (const [i, [x, z]] of ([[0, 6], [-14, -10], [18, 4]] as const).entries()) {
+                camera.position.set([x, 6, z]);
+                camera.target.set([x * 0.5 + 3, 0, z - 8]);
+                shadows.gpu_culling = false;
+                const cpu = await render(renderer, target, device);
+                const cpu_counts = await shadows.read_caster_counts(device);
+                shadows.gpu_culling = true;
+                const gpu = await render(renderer, target, device);
+                const gpu_counts = await shadows.read_caster_counts(device);
+                if (i === 0) write_readback_png(gpu, "shadow_field_gpu_culled");
+                expect(Array.from(gpu_counts), `view ${i}: casters per cascade`).toEqual(Array.from(cpu_counts));
+                expect(cpu_counts[0], `view ${i}: the first cascade has casters`).toBeGreaterThan(0);
+                expect(cpu_counts[2], `view ${i}: the last cascade culls some (of ${scene.meshes.length})`).toBeLessThan(scene.meshes.length - 30);
+                let differ = 0;
+                for (let k = 0; k < cpu.data.length; k++) if (Math.abs(cpu.data[k] - gpu.data[k]) > 1) differ++;
+                expect(differ, `view ${i}: channels that differ between the two pictures`).toBe(0);
+            }
             expect(errors).toEqual([]);
             renderer.destroy();
         });
