@@ -11,7 +11,7 @@ import { SKINNED_BOUNDS_SCALE, type MeshSkin } from "../scene/MeshSkin.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { MAX_SHADOW_CASCADES } from "./ShadowCascades.js";
 
-/** One instanced draw of a cascade: `count` casters of one geometry from `first` in the caster list. */
+/** @internal One instanced draw of a cascade: `count` casters of one geometry from `first` in the caster list. */
 export interface CasterRun {
     geometry: Geometry;
     /** A skinned caster's skin (the first's, for a skin batch's run), else null. */
@@ -26,7 +26,7 @@ export interface CasterRun {
 }
 
 /**
- * The shadow casters of each cascade culled on the CPU (where the GPU's culling is off or the device cannot draw
+ * @internal The shadow casters of each cascade culled on the CPU (where the GPU's culling is off or the device cannot draw
  * it): per cascade, the opaque objects that cast shadows whose bounding sphere reaches into its box (towards the
  * sun the box already extends by the caster distance), as index lists of consecutive runs of one geometry and level
  * of detail (chosen by the size on the camera's screen, as the mesh culling chooses it).

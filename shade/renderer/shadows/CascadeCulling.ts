@@ -4,7 +4,7 @@ import { CASCADE_CULL_WGSL, CASCADE_CULL_WORKGROUP as WORKGROUP } from "./cascad
 
 const MAX_GROUPS_X = 65535;
 
-/** Where cascade `cascade`'s draw of run `run` (of `run_count`) at level of detail `level` finds its indirect arguments. */
+/** @internal Where cascade `cascade`'s draw of run `run` (of `run_count`) at level of detail `level` finds its indirect arguments. */
 export function cascade_indirect_offset(cascade: number, run: number, run_count: number, level: number): number {
     return ((cascade * run_count + run) * MAX_DETAIL_LEVELS + level) * INDIRECT_ARGS_BYTES;
 }
@@ -23,7 +23,7 @@ interface DeviceState {
 }
 
 /**
- * GPU culling of the sun's shadow casters, per cascade, over the G-buffer's draw list (`CASCADE_CULL_WGSL`): one
+ * @internal GPU culling of the sun's shadow casters, per cascade, over the G-buffer's draw list (`CASCADE_CULL_WGSL`): one
  * compute pass writes each cascade's indirect draw arguments per run and level of detail, and the object slots they
  * draw (`casters`), so the CPU cost of the shadow map does not grow with the number of meshes. Reads the G-buffer
  * culling's run table (`FrustumCulling.runs`), which its own pass uploaded earlier in the frame. Draws start at an
