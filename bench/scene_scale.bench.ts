@@ -29,6 +29,8 @@ const FROZEN = process.env.BENCH_FROZEN !== "0";
 const BUNDLES = process.env.BENCH_GBUFFER_BUNDLES !== "0";
 const CULLING = process.env.BENCH_CULLING !== "0";
 const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
+// one mesh in BENCH_MOVE_EVERY moves each frame (default 100: 1%; 1: every mesh, the per-moving-mesh path alone)
+const MOVE_EVERY = Number(process.env.BENCH_MOVE_EVERY ?? 100);
 const GEOMETRIES = 500;
 const MATERIALS = 1000;
 
@@ -70,7 +72,7 @@ function world(count: number, shapes: Geometry[], materials: StandardMaterial[])
         const normalised = Math.hypot(mesh.rotation[1], mesh.rotation[3]);
         mesh.rotation[1] /= normalised;
         mesh.rotation[3] /= normalised;
-        if (i % 100 === 0) moving.push(mesh);
+        if (i % MOVE_EVERY === 0) moving.push(mesh);
         else mesh.frozen = FROZEN;
     }
     for (let i = 0; i < 64; i++) {
@@ -143,7 +145,7 @@ async function open_device(): Promise<{ device: GPUDevice; info: { vendor: strin
 }
 
 const { device, info } = await open_device();
-console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; ${GEOMETRIES} geometries, ${MATERIALS} materials, 1% moving; frozen ${FROZEN}; gbuffer_bundles ${BUNDLES}; culling ${CULLING && device.features.has("indirect-first-instance")}; timestamps not quantized`);
+console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}; target ${width}x${height}; ${FRAMES} frames; ${GEOMETRIES} geometries, ${MATERIALS} materials, one in ${MOVE_EVERY} moving; frozen ${FROZEN}; gbuffer_bundles ${BUNDLES}; culling ${CULLING && device.features.has("indirect-first-instance")}; timestamps not quantized`);
 const shapes = geometries();
 const rand = random(7);
 const materials = Array.from({ length: MATERIALS }, (_, i) => new StandardMaterial({ base_color: [0.2 + rand() * 0.7, 0.2 + rand() * 0.7, 0.2 + rand() * 0.7, 1], roughness: 0.2 + rand() * 0.7, label: `material ${i}` }));
