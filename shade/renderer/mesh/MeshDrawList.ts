@@ -9,29 +9,12 @@ import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { material_run_key } from "./material_variant.js";
 import { MaterialWatch } from "./MaterialWatch.js";
 import { MESH_INPUTS, same_inputs, same_mesh_inputs, store_inputs } from "./mesh_inputs.js";
+import { BlendedMeshes } from "./BlendedMeshes.js";
+import { DrawRecords, NEVER_DRAWN, RECORD_INTS } from "./DrawRecords.js";
 import type { ObjectBuffer } from "./ObjectBuffer.js";
 import { OBJECT_CASTS_SHADOWS } from "./mesh_wgsl.js";
 import type { GPUGeometryCache } from "./GPUGeometryCache.js";
 import type { SkinBatch } from "./skinned_vertices.js";
-
-/** Last frame's world matrix of one mesh, which build wrote it, and what its object slot was written from. */
-interface PreviousTransform {
-    readonly matrix: Float32Array;
-    /** The build (of the frozen or the live part, as `frozen` says) that last wrote or kept it. */
-    build: number;
-    frozen: boolean;
-    /** The object slot it had; -1: none yet. */
-    slot: number;
-    /** Whether its matrix differed from the frame before (then this frame's previous matrix differs too). */
-    moved: boolean;
-    /** `store_inputs`. */
-    readonly inputs: Float32Array;
-    object_id: number;
-    material_id: number;
-    flags: number;
-    /** A batched skinned mesh's vertex base (`GPUGeometry.skin_base`). */
-    skin_base: number;
-}
 
 /**
  * Consecutive objects drawn by one instanced draw: one geometry, and materials that bind alike (`material` is the
@@ -101,13 +84,12 @@ export class MeshDrawList {
     #frozen_objects: ObjectBuffer | null = null;
     #frozen_writes = 0;
     #still_runs = 0;
-    // cleared by count: `length = 0` would make V8 drop the backing store and the next push allocate one
-    readonly #blended: Mesh[] = [];
-    #blended_count = 0;
-    #blended_depth = new Float32Array(64);
+    readonly #blended = new BlendedMeshes();
     readonly #normal = mat3.create();
-    // per mesh, made once when a mesh is first drawn (a WeakMap: a mesh dropped from the scene lets its entry go)
-    readonly #previous = new WeakMap<Mesh, PreviousTransform>();
+    // what each mesh's slot was last written from, by part (0 frozen, 1 live) and position in it; and the records
+    // the next re-sort lays out into (swapped in then)
+    #records: DrawRecords[] = [new DrawRecords(), new DrawRecords()];
+    #spare: DrawRecords[] = [new DrawRecords(), new DrawRecords()];
     #build = 0;
     #moved = 0;
     // the texture bits of the material last seen this build (slots may change between frames: worked out anew)
@@ -160,7 +142,7 @@ export class MeshDrawList {
         this.#moved = 0;
         this.opaque_run_count = 0;
         this.batch_run_count = 0;
-        this.#blended_count = 0;
+        this.#blended.clear();
         const keep =
             change === 0 &&
             this.#frozen_seen === scene.frozen_version &&
@@ -185,11 +167,13 @@ export class MeshDrawList {
             this.#still_runs = this.#frozen_moved ? 0 : this.#frozen_runs;
         }
         this.#add_opaque(this.#live, this.#live_keys, objects, false);
-        this.#sort_back_to_front(eye);
+        const blended = this.#blended;
+        blended.sort_back_to_front(eye);
         this.blended_run_count = 0;
-        for (let i = 0; i < this.#blended_count; i++) {
-            const mesh = this.#blended[i];
-            this.#run(this.blended_runs, this.blended_run_count++, mesh, this.#write(objects, mesh, this.#build, false));
+        const live = this.#records[1];
+        for (let i = 0; i < blended.count; i++) {
+            const mesh = blended.meshes[i];
+            this.#run(this.blended_runs, this.blended_run_count++, mesh, this.#write(objects, mesh, live, blended.records[i], this.#build));
         }
     }
 
@@ -197,6 +181,7 @@ export class MeshDrawList {
     // spans the two parts, so the frozen part's runs stay valid on their own
     #add_opaque(list: readonly Mesh[], keys: Float64Array, objects: ObjectBuffer, frozen: boolean): void {
         const serial = frozen ? this.#frozen_build : this.#build;
+        const records = this.#records[frozen ? 0 : 1];
         let run: DrawRun | null = null;
         let run_key = 0;
         for (let i = 0; i < list.length; i++) {
@@ -206,10 +191,10 @@ export class MeshDrawList {
             if (key < 0) {
                 // sorted by the world position before it is written: derive this frame's now
                 mesh.update_matrix();
-                this.#blended[this.#blended_count++] = mesh;
+                this.#blended.add(mesh, i);
                 continue;
             }
-            const slot = this.#write(objects, mesh, serial, frozen);
+            const slot = this.#write(objects, mesh, records, i, serial);
             // #write found the mesh's batch (null for a rigid or unbatched mesh)
             const batch = this.#batch;
             if (
@@ -244,16 +229,14 @@ export class MeshDrawList {
         return run;
     }
 
-    // writes one object's data; returns its index. A mesh drawn by the previous build of its part in the same
-    // slot, not moving then and unchanged since (transform, colours, material values, ids) keeps its slot as it
-    // is: no matrix work, nothing written, nothing uploaded.
-    #write(objects: ObjectBuffer, mesh: Mesh, serial: number, frozen: boolean): number {
+    // writes one object's data (record `r` of `records` says what its slot was last written from); returns its
+    // index. A mesh drawn by the previous build of its part in the same slot, not moving then and unchanged since
+    // (transform, colours, material values, ids) keeps its slot as it is: no matrix work, nothing written, nothing
+    // uploaded.
+    #write(objects: ObjectBuffer, mesh: Mesh, records: DrawRecords, r: number, serial: number): number {
         const index = objects.count;
-        let previous = this.#previous.get(mesh);
-        if (previous === undefined) {
-            previous = { matrix: new Float32Array(16), build: -1, frozen, slot: -1, moved: false, inputs: new Float32Array(MESH_INPUTS), object_id: 0, material_id: 0, flags: 0, skin_base: 0 };
-            this.#previous.set(mesh, previous);
-        }
+        const ints = records.ints;
+        const q = r * RECORD_INTS;
         let batch: SkinBatch | null = null;
         let base = 0;
         if (mesh.skin !== null && this.#geometries !== null) {
@@ -276,21 +259,23 @@ export class MeshDrawList {
             (material.base_color_texture !== null ? GBufferFlags.textured : 0) |
             (mesh.receive_decals ? GBufferFlags.receives_decals : 0) |
             (mesh.cast_shadows ? OBJECT_CASTS_SHADOWS : 0);
-        const drawn_last_frame = previous.build === serial - 1 && previous.frozen === frozen;
+        const drawn_last_frame = ints[q] !== NEVER_DRAWN && ints[q] === serial - 1;
+        const inputs = records.inputs;
+        const io = r * MESH_INPUTS;
         if (
             drawn_last_frame &&
-            previous.slot === index &&
-            !previous.moved &&
-            previous.object_id === mesh.object_id &&
-            previous.material_id === material.id &&
-            previous.flags === flags &&
-            previous.skin_base === base &&
-            (this.#materials_moved ? same_inputs(previous.inputs, mesh, material, bits) : same_mesh_inputs(previous.inputs, mesh))
+            ints[q + 1] === index &&
+            ints[q + 2] === 0 &&
+            ints[q + 3] === mesh.object_id &&
+            ints[q + 4] === material.id &&
+            ints[q + 5] === flags &&
+            ints[q + 6] === base &&
+            (this.#materials_moved ? same_inputs(inputs, mesh, material, bits, io) : same_mesh_inputs(inputs, mesh, io))
         ) {
             objects.keep();
             // a skinned mesh moves with its skin (the velocity product reads its last positions): counted as moving
             if (mesh.skin !== null) this.#moved++;
-            previous.build = serial;
+            ints[q] = serial;
             return index;
         }
         mesh.update_matrix();
@@ -303,34 +288,44 @@ export class MeshDrawList {
         // the normal matrix's first column's w: a batched skinned mesh's vertex base (skinned_vertices_wgsl)
         u[o + 19] = base;
         // last frame's matrix (this frame's if it was not drawn last frame), and this frame's kept for the next
-        const p = previous.matrix;
+        const p = records.matrices;
+        const pm = r * 16;
         const at = o + 40;
         let moved = false;
-        for (let k = 0; k < 16; k++) {
-            if (drawn_last_frame) {
-                f[at + k] = p[k];
-                if (p[k] !== m[k]) moved = true;
-            } else {
-                f[at + k] = m[k];
+        if (drawn_last_frame) {
+            for (let k = 0; k < 16; k++) {
+                const was = p[pm + k];
+                const is = m[k];
+                f[at + k] = was;
+                if (was !== is) moved = true;
+                p[pm + k] = is;
             }
-            p[k] = m[k];
+        } else {
+            for (let k = 0; k < 16; k++) {
+                const is = m[k];
+                f[at + k] = is;
+                p[pm + k] = is;
+            }
         }
         if (moved || mesh.skin !== null) this.#moved++;
-        previous.build = serial;
-        previous.frozen = frozen;
-        previous.slot = index;
-        previous.moved = moved;
-        previous.object_id = mesh.object_id;
-        previous.material_id = material.id;
-        previous.flags = flags;
-        previous.skin_base = base;
-        store_inputs(previous.inputs, mesh, material, bits);
+        ints[q] = serial;
+        ints[q + 1] = index;
+        ints[q + 2] = moved ? 1 : 0;
+        ints[q + 3] = mesh.object_id;
+        ints[q + 4] = material.id;
+        ints[q + 5] = flags;
+        ints[q + 6] = base;
+        store_inputs(inputs, mesh, material, bits, io);
         return index;
     }
 
     #sort(scene: Scene): void {
         const frozen = this.#frozen;
         const live = this.#live;
+        // where each mesh's record was (index * 2 + part), to carry it to its new position
+        const where = new Map<Mesh, number>();
+        for (let i = 0; i < frozen.length; i++) where.set(frozen[i], i * 2);
+        for (let i = 0; i < live.length; i++) where.set(live[i], i * 2 + 1);
         frozen.length = 0;
         live.length = 0;
         const watch = this.#materials;
@@ -355,38 +350,16 @@ export class MeshDrawList {
         live.sort(order);
         this.#frozen_keys = run_keys(frozen, this.#frozen_keys, key_of);
         this.#live_keys = run_keys(live, this.#live_keys, key_of);
+        const old = this.#records;
+        const records = this.#spare;
+        records[0].remap(frozen, 0, where, old);
+        records[1].remap(live, 1, where, old);
+        this.#spare = old;
+        this.#records = records;
         this.#sorted_scene = scene;
         this.#sorted_version = scene.version;
         // the slots may move: the frozen part is read again (each mesh still compared with what its slot holds)
         this.#frozen_valid = false;
-    }
-
-    // insertion sort on view distance: frame-coherent order makes it near linear, and it allocates nothing
-    #sort_back_to_front(eye: ArrayLike<number>): void {
-        const list = this.#blended;
-        const n = this.#blended_count;
-        if (this.#blended_depth.length < n) this.#blended_depth = new Float32Array(n * 2);
-        const depth = this.#blended_depth;
-        for (let i = 0; i < n; i++) {
-            // the world position: the matrix's translation (derived this frame, or set from outside)
-            const m = list[i].world_matrix;
-            const dx = m[12] - eye[0];
-            const dy = m[13] - eye[1];
-            const dz = m[14] - eye[2];
-            depth[i] = dx * dx + dy * dy + dz * dz;
-        }
-        for (let i = 1; i < n; i++) {
-            const mesh = list[i];
-            const d = depth[i];
-            let j = i - 1;
-            while (j >= 0 && depth[j] < d) {
-                list[j + 1] = list[j];
-                depth[j + 1] = depth[j];
-                j--;
-            }
-            list[j + 1] = mesh;
-            depth[j + 1] = d;
-        }
     }
 }
 

@@ -4,77 +4,77 @@ import type { StandardMaterial } from "../scene/StandardMaterial.js";
 /** Floats of `store_inputs`: position 3, rotation 4, scale 3, mesh colour 4, base colour 4, roughness, metalness, matrix version, material values 7. */
 export const MESH_INPUTS = 29;
 
-/** Whether what a mesh's object data is written from equals what `store_inputs` kept in `a`. */
-export function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial, bits: number): boolean {
-    return same_mesh_inputs(a, mesh) && same_material_inputs(a, material, bits);
+/** Whether what a mesh's object data is written from equals what `store_inputs` kept in `a` from `o`. */
+export function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial, bits: number, o = 0): boolean {
+    return same_mesh_inputs(a, mesh, o) && same_material_inputs(a, material, bits, o);
 }
 
 /**
  * The mesh's own part of `same_inputs` (transform, colour, the version of a matrix set from outside): all of it
  * where no material's values moved this frame (`MaterialWatch.check`) and the mesh's material is the one kept.
  */
-export function same_mesh_inputs(a: Float32Array, mesh: Mesh): boolean {
+export function same_mesh_inputs(a: Float32Array, mesh: Mesh, o = 0): boolean {
     const p = mesh.position;
     const r = mesh.rotation;
     const s = mesh.scale;
     const c = mesh.color;
     return (
-        a[0] === p[0] && a[1] === p[1] && a[2] === p[2] &&
-        a[3] === r[0] && a[4] === r[1] && a[5] === r[2] && a[6] === r[3] &&
-        a[7] === s[0] && a[8] === s[1] && a[9] === s[2] &&
-        a[10] === c[0] && a[11] === c[1] && a[12] === c[2] && a[13] === c[3] &&
+        a[o + 0] === p[0] && a[o + 1] === p[1] && a[o + 2] === p[2] &&
+        a[o + 3] === r[0] && a[o + 4] === r[1] && a[o + 5] === r[2] && a[o + 6] === r[3] &&
+        a[o + 7] === s[0] && a[o + 8] === s[1] && a[o + 9] === s[2] &&
+        a[o + 10] === c[0] && a[o + 11] === c[1] && a[o + 12] === c[2] && a[o + 13] === c[3] &&
         // a matrix set from outside: its version (as float32, exact up to 2^24 changes, then wrapping through the same test)
-        a[20] === Math.fround(mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216)
+        a[o + 20] === Math.fround(mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216)
     );
 }
 
-function same_material_inputs(a: Float32Array, material: StandardMaterial, bits: number): boolean {
+function same_material_inputs(a: Float32Array, material: StandardMaterial, bits: number, o: number): boolean {
     const b = material.base_color;
     return (
-        a[14] === b[0] && a[15] === b[1] && a[16] === b[2] && a[17] === b[3] &&
-        a[18] === Math.fround(material.roughness) && a[19] === Math.fround(material.metalness) &&
-        a[21] === Math.fround(material.normal_scale) && a[22] === Math.fround(material.occlusion_strength) &&
-        a[23] === material.emissive[0] && a[24] === material.emissive[1] && a[25] === material.emissive[2] &&
-        a[26] === Math.fround(material.transparency === "masked" ? material.alpha_cutoff : 0) &&
-        a[27] === bits
+        a[o + 14] === b[0] && a[o + 15] === b[1] && a[o + 16] === b[2] && a[o + 17] === b[3] &&
+        a[o + 18] === Math.fround(material.roughness) && a[o + 19] === Math.fround(material.metalness) &&
+        a[o + 21] === Math.fround(material.normal_scale) && a[o + 22] === Math.fround(material.occlusion_strength) &&
+        a[o + 23] === material.emissive[0] && a[o + 24] === material.emissive[1] && a[o + 25] === material.emissive[2] &&
+        a[o + 26] === Math.fround(material.transparency === "masked" ? material.alpha_cutoff : 0) &&
+        a[o + 27] === bits
     );
 }
 
-/** Keeps what a mesh's object data is written from, for `same_inputs`. */
-export function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial, bits: number): void {
+/** Keeps what a mesh's object data is written from, for `same_inputs`, in `a` from `o`. */
+export function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial, bits: number, o = 0): void {
     // element by element: a typed array's set() costs more than these few stores (every moving mesh, every frame)
     const p = mesh.position;
     const r = mesh.rotation;
     const s = mesh.scale;
     const c = mesh.color;
     const b = material.base_color;
-    a[0] = p[0];
-    a[1] = p[1];
-    a[2] = p[2];
-    a[3] = r[0];
-    a[4] = r[1];
-    a[5] = r[2];
-    a[6] = r[3];
-    a[7] = s[0];
-    a[8] = s[1];
-    a[9] = s[2];
-    a[10] = c[0];
-    a[11] = c[1];
-    a[12] = c[2];
-    a[13] = c[3];
-    a[14] = b[0];
-    a[15] = b[1];
-    a[16] = b[2];
-    a[17] = b[3];
-    a[18] = material.roughness;
-    a[19] = material.metalness;
-    a[20] = mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216;
-    a[21] = material.normal_scale;
-    a[22] = material.occlusion_strength;
+    a[o + 0] = p[0];
+    a[o + 1] = p[1];
+    a[o + 2] = p[2];
+    a[o + 3] = r[0];
+    a[o + 4] = r[1];
+    a[o + 5] = r[2];
+    a[o + 6] = r[3];
+    a[o + 7] = s[0];
+    a[o + 8] = s[1];
+    a[o + 9] = s[2];
+    a[o + 10] = c[0];
+    a[o + 11] = c[1];
+    a[o + 12] = c[2];
+    a[o + 13] = c[3];
+    a[o + 14] = b[0];
+    a[o + 15] = b[1];
+    a[o + 16] = b[2];
+    a[o + 17] = b[3];
+    a[o + 18] = material.roughness;
+    a[o + 19] = material.metalness;
+    a[o + 20] = mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216;
+    a[o + 21] = material.normal_scale;
+    a[o + 22] = material.occlusion_strength;
     const e = material.emissive;
-    a[23] = e[0];
-    a[24] = e[1];
-    a[25] = e[2];
-    a[26] = material.transparency === "masked" ? material.alpha_cutoff : 0;
-    a[27] = bits;
+    a[o + 23] = e[0];
+    a[o + 24] = e[1];
+    a[o + 25] = e[2];
+    a[o + 26] = material.transparency === "masked" ? material.alpha_cutoff : 0;
+    a[o + 27] = bits;
 }
