@@ -65,6 +65,8 @@ interface DeviceState {
  */
 export class SkinningStep {
     readonly #meshes: Mesh[] = [];
+    // each mesh's instance, as `#place` found it (execute points them without looking them up again)
+    readonly #instances: SkinInstance[] = [];
     #count = 0;
     readonly #skinned: Mesh[] = [];
     #scanned_scene: Scene | null = null;
@@ -96,7 +98,10 @@ export class SkinningStep {
             if (mesh.skin === null || !mesh.visible) continue;
             this.#meshes[count++] = mesh;
         }
-        for (let i = count; i < this.#count; i++) this.#meshes[i] = null as unknown as Mesh;
+        for (let i = count; i < this.#count; i++) {
+            this.#meshes[i] = null as unknown as Mesh;
+            this.#instances[i] = null as unknown as SkinInstance;
+        }
         this.#count = count;
         if (count === 0) return;
         // slots are handed out now, so the passes that build draw lists this frame (G-buffer, shadows) know each
@@ -114,6 +119,7 @@ export class SkinningStep {
         for (let i = 0; i < this.#count; i++) {
             const mesh = this.#meshes[i];
             const instance = instance_for(state, mesh, frame);
+            this.#instances[i] = instance;
             const group = group_for(state, mesh.geometry, mesh.skin!.joint_count, mesh.skin!.table);
             if (group.frame !== frame) {
                 group.begin_frame(frame);
@@ -178,7 +184,7 @@ export class SkinningStep {
         }
         pass.end();
         for (let i = 0; i < this.#count; i++) {
-            const instance = state.instances.get(this.#meshes[i].skin!)!;
+            const instance = this.#instances[i];
             instance.group!.point(instance.output, instance.slot);
         }
         if ((frame & 63) === 0) sweep(state);
