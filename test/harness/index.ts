@@ -19,3 +19,4 @@ export {
 export { write_png, encode_png, decode_png, read_png, to_rgba8, PNG_SIGNATURE, type DecodedPng } from './png.js';
 export { expect_pixel, write_readback_png, TEST_OUTPUT_DIR } from './expect_pixels.js';
 export { tonemapped } from './tonemap_reference.js';
+export { screen_pixel, luminance_at } from './screen_probe.js';

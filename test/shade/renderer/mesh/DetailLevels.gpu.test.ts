@@ -2,7 +2,6 @@
 // coarser level keeps the left quad alone: drawn at that level, the right quad is gone from the G-buffer, from the
 // shadow map and from the motion (every pass draws the same level); the level is picked by the size on screen
 // (near: full, far: coarse); a bad level is refused naming it.
-import { vec4 } from "gl-matrix";
 import { describe, expect, it } from "vitest";
 import { FramePhase } from "../../../../shade/renderer/extension/FramePhase.js";
 import { Geometry } from "../../../../shade/renderer/geometry/Geometry.js";
@@ -14,7 +13,7 @@ import { Scene } from "../../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMaterial.js";
 import { ShadowExtension } from "../../../../shade/renderer/shadows/ShadowExtension.js";
 import { TextureRenderTarget } from "../../../../shade/renderer/target/TextureRenderTarget.js";
-import { pixel_at, read_texture, with_gpu_device, write_readback_png, type TextureReadback } from "../../../harness/index.js";
+import { pixel_at, read_texture, with_gpu_device, write_readback_png, type TextureReadback, screen_pixel, luminance_at } from "../../../harness/index.js";
 import { TextureProbe } from "../products/probe.js";
 
 const SIZE = 64;
@@ -42,14 +41,10 @@ function strip(vertical: boolean): Geometry {
 }
 
 function pixel_of(renderer: Renderer, x: number, y: number, z: number): [number, number] {
-    const clip = vec4.transformMat4(vec4.create(), [x, y, z, 1], renderer.view.camera.view_projection);
-    return [Math.floor(((clip[0] / clip[3]) * 0.5 + 0.5) * SIZE), Math.floor((0.5 - (clip[1] / clip[3]) * 0.5) * SIZE)];
+    return screen_pixel(renderer.view.camera.view_projection, SIZE, x, y, z);
 }
 
-function luminance(image: TextureReadback, [x, y]: [number, number]): number {
-    const [r, g, b] = pixel_at(image, x, y);
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
+const luminance = luminance_at;
 
 /** Blue over red and green: the strip's colour (the ground is grey, the sky pale). */
 function blue(image: TextureReadback, [x, y]: [number, number]): boolean {

@@ -1,6 +1,5 @@
 // The sun's cascaded shadow map on Dawn: a box on a plane casts its shadow where the sun direction says, and
 // a renderer without the shadow extension has no shadow pass, no shadow texture and the lighting unchanged.
-import { vec4 } from "gl-matrix";
 import { describe, expect, it } from "vitest";
 import { Engine } from "../../../../engine/Engine.js";
 import { Geometry } from "../../../../shade/renderer/geometry/Geometry.js";
@@ -14,7 +13,7 @@ import { StandardMaterial } from "../../../../shade/renderer/scene/StandardMater
 import { ShadowExtension } from "../../../../shade/renderer/shadows/ShadowExtension.js";
 import { deferred_wgsl } from "../../../../shade/renderer/steps/LightingStep.js";
 import { TextureRenderTarget } from "../../../../shade/renderer/target/TextureRenderTarget.js";
-import { get_gpu, pixel_at, read_texture, with_gpu_device, write_readback_png, type TextureReadback } from "../../../harness/index.js";
+import { get_gpu, pixel_at, read_texture, with_gpu_device, write_readback_png, type TextureReadback, screen_pixel, luminance_at } from "../../../harness/index.js";
 
 const SIZE = 64;
 
@@ -42,14 +41,10 @@ function renderer_for(device: GPUDevice, scene: Scene, errors: Error[]) {
 
 /** The output pixel where world point (x, y, z) lands with the camera of the last frame. */
 function pixel_of(renderer: Renderer, x: number, y: number, z: number): [number, number] {
-    const clip = vec4.transformMat4(vec4.create(), [x, y, z, 1], renderer.view.camera.view_projection);
-    return [Math.floor((clip[0] / clip[3] * 0.5 + 0.5) * SIZE), Math.floor((0.5 - (clip[1] / clip[3]) * 0.5) * SIZE)];
+    return screen_pixel(renderer.view.camera.view_projection, SIZE, x, y, z);
 }
 
-function luminance(image: TextureReadback, [x, y]: [number, number]): number {
-    const [r, g, b] = pixel_at(image, x, y);
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
+const luminance = luminance_at;
 
 async function render(renderer: Renderer, target: TextureRenderTarget, device: GPUDevice): Promise<TextureReadback> {
     renderer.render_frame();
