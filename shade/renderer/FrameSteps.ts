@@ -50,13 +50,13 @@ export class FrameSteps {
         const registry = this.#registry;
         // before anything draws a skinned mesh (shadows draw at FrameStart)
         this.skinning.record(frame, settings.scene);
-        // the meshes' draw list and object data, once for every pass that draws them (after skinning: its batches)
-        this.gbuffer.build(frame, settings.scene);
+        // the meshes' draw list and object data, for every pass that draws them: built by the G-buffer step after
+        // FrameStart's extensions record (they may change the scene), read by passes when they execute
         const draws = frame.create(SceneDraws);
         draws.list = this.gbuffer.draw_list;
         draws.objects = this.gbuffer.objects;
         draws.culling = this.gbuffer.culling;
-        this.products.frame_start(frame, this.gbuffer);
+        this.products.frame_start(frame, this.gbuffer, settings.scene);
         registry.record_phase(FramePhase.FrameStart, frame);
 
         frame.enter(FramePhase.AfterGBuffer);

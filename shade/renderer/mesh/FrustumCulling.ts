@@ -161,11 +161,12 @@ export class FrustumCulling {
     }
 
     /**
-     * The run table's GPU copy as the last `record` on this device left it (null before the first): what other
-     * visibility passes over the same draw list read (the shadow cascades' culling, recorded after this one).
+     * The device's copy of the run table `update` last wrote, uploaded where it differs: what other visibility
+     * passes over the same draw list read (the shadow cascades'). `record` uploads it too; whichever comes first in
+     * a frame pays the upload.
      */
-    runs(device: GPUDevice): GPUBuffer | null {
-        return this.#per_device.get(device)?.runs ?? null;
+    runs(device: GPUDevice): GPUBuffer {
+        return this.#upload_runs(device, this.#state(device));
     }
 
     /**

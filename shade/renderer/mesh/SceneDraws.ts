@@ -5,16 +5,16 @@ import type { MeshDrawList } from "./MeshDrawList.js";
 import type { ObjectBuffer } from "./ObjectBuffer.js";
 
 /**
- * The frame's mesh draws, built once before FrameStart's extensions record and read by every pass that draws the
- * scene's meshes: `list` (its opaque runs over object slots, then its blended runs) and `objects`, the object data
- * the runs index (`OBJECT_WGSL`'s layout). An extension that draws the meshes again (the sun's shadow map) reads
- * these instead of writing each mesh's data a second time; in its execute, `objects.upload(device)` returns the
- * storage buffer (the first caller of the frame uploads what changed, later ones get it as is). A slot whose flags
- * (`ids.z`) hold `OBJECT_CASTS_SHADOWS` is a mesh with `cast_shadows`. `culling` is the G-buffer's visibility pass:
- * its run table's GPU copy (`FrustumCulling.runs`) describes the list's opaque runs once that pass has executed
- * (it is added before FrameStart, so a pass of a FrameStart extension executes after it). Carried at every phase; the renderer
- * publishes it at FrameStart before that phase's extensions record. The list and buffer are the G-buffer step's:
- * read them, never write them.
+ * The frame's mesh draws, for every pass that draws the scene's meshes: `list` (its opaque runs over object slots,
+ * then its blended runs), `objects`, the object data the runs index (`OBJECT_WGSL`'s layout), and `culling`, the
+ * G-buffer's visibility pass over them. An extension that draws the meshes again (the sun's shadow map) reads these
+ * instead of writing each mesh's data a second time. The list is built by the G-buffer step, after FrameStart's
+ * extensions record (they may still change the scene: a material's texture, say): read it in a pass's execute,
+ * never in record. There, `objects.upload(device)` returns the storage buffer (the first caller of the frame
+ * uploads what changed), and after `culling.update(list.opaque_runs, list.opaque_run_count, geometries)`
+ * `culling.runs(device)` the run table's. A slot whose flags (`ids.z`) hold `OBJECT_CASTS_SHADOWS` is a mesh with
+ * `cast_shadows`. Carried at every phase, published by the renderer at FrameStart before that phase's extensions
+ * record; the list and buffers are the G-buffer step's: read them, never write them.
  */
 export class SceneDraws extends FrameRecord {
     #list: MeshDrawList | null = null;

@@ -5,6 +5,7 @@ import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDes
 import type { FrameContext } from "../extension/FrameContext.js";
 import { SURFACE_PULLED_WGSL, SURFACE_VERTEX_BUFFERS, SURFACE_VERTEX_BUFFERS_PULLED, SURFACE_WGSL, UV_VERTEX_BUFFERS_PULLED } from "../mesh/surface_wgsl.js";
 import { skinned_vertices_layout } from "../mesh/skinned_vertices.js";
+import type { Scene } from "../scene/Scene.js";
 import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS, type GBufferStep } from "../steps/GBufferStep.js";
 import { PrepassDepth } from "./PrepassDepth.js";
 
@@ -56,8 +57,8 @@ interface DeviceState {
 }
 
 /**
- * Makes `PrepassDepth`: records pass "depth prepass", which draws the G-buffer's draw list's opaque runs (built
- * before FrameStart, `GBufferStep.build`) depth-only into the frame's depth; the G-buffer loads that
+ * Makes `PrepassDepth`: builds the G-buffer's draw list (once: the G-buffer then draws it as built) and records
+ * pass "depth prepass", which draws its opaque runs depth-only into the frame's depth; the G-buffer loads that
  * depth and tests "equal" against it (`GBufferStep.use_prepass_depth`).
  */
 export class PrepassDepthStep {
@@ -67,10 +68,11 @@ export class PrepassDepthStep {
     readonly #descriptor: GPURenderPassDescriptor = { label: "depth prepass", colorAttachments: [] };
 
     /** At FrameStart, before its extensions record (and after skinning, whose positions it draws). */
-    record(frame: FrameContext, gbuffer: GBufferStep): void {
+    record(frame: FrameContext, gbuffer: GBufferStep, scene: Scene): void {
         const w = frame.resolution[0];
         const h = frame.resolution[1];
         this.#gbuffer = gbuffer;
+        gbuffer.build(frame, scene);
         const pass = frame.graph.add("depth prepass", this, execute_prepass);
         this.#depth = pass.write(pass.create("depth", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.depth, DEPTH_USAGE)));
         gbuffer.use_prepass_depth(frame, this.#depth);

@@ -6,11 +6,12 @@ import { FramePhase } from "../extension/FramePhase.js";
 import { RenderExtension } from "../extension/RenderExtension.js";
 import type { Geometry } from "../geometry/Geometry.js";
 import type { FrustumCulling } from "../mesh/FrustumCulling.js";
-import { GPUGeometryCache, type GPUGeometry } from "../mesh/GPUGeometryCache.js";
+import type { GPUGeometry } from "../mesh/GPUGeometryCache.js";
 import type { MeshDrawList } from "../mesh/MeshDrawList.js";
 import type { ObjectBuffer } from "../mesh/ObjectBuffer.js";
 import { SceneDraws } from "../mesh/SceneDraws.js";
 import { SKINNED_VERTICES_GROUP, type SkinBatch } from "../mesh/skinned_vertices.js";
+import type { Camera } from "../scene/Camera.js";
 import type { MeshSkin } from "../scene/MeshSkin.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
 import { CascadeCasters } from "./CascadeCasters.js";
@@ -75,7 +76,7 @@ export class ShadowExtension extends RenderExtension {
     #list: MeshDrawList | null = null;
     #objects: ObjectBuffer | null = null;
     #culling: FrustumCulling | null = null;
-    #camera: GPUBuffer | null = null;
+    #camera: Camera | null = null;
     // whether this frame's casters are culled on the GPU (decided at record)
     #gpu = false;
     readonly #cpu = new CascadeCasters();
@@ -133,17 +134,16 @@ export class ShadowExtension extends RenderExtension {
         const camera = frame.view.camera;
         const size = frame.internal_resolution;
         this.cascades.fit(camera, size[0] / size[1], scene.sun.direction, this.cascade_count, this.distance, this.split_lambda, this.resolution, this.caster_distance);
+        // the draw list is built after FrameStart's extensions record: read when the passes execute
         const draws = frame.get(SceneDraws);
         const device = frame.device;
         this.#list = draws.list;
         this.#objects = draws.objects;
         this.#culling = draws.culling;
-        this.#camera = camera.buffer;
+        this.#camera = camera;
         this.#gpu = this.gpu_culling && CascadeCulling.supported(device);
-        if (!this.#gpu) this.#cpu.cull(draws.list, draws.objects, GPUGeometryCache.of(device), camera, this.cascades.matrices, this.cascade_count);
         const state = this.#state(device);
         const graph = frame.graph;
-        // (after the G-buffer's visibility pass, added before FrameStart: it uploads the objects and the run table)
         if (this.#gpu) graph.add("shadows / cull", this, execute_cull).make_side_effect();
         const imported = graph.import_texture("shadow map", state.texture, state.texture_descriptor);
         const pass = graph.add("shadows / cascades", this, execute_shadows);
@@ -170,13 +170,15 @@ export class ShadowExtension extends RenderExtension {
         const list = this.#list!;
         const culling = this.#culling!;
         const objects = this.#objects!;
-        const runs = culling.runs(device);
         this.#gpu_runs = 0;
-        if (runs === null || list.opaque_run_count === 0 || culling.run_count !== list.opaque_run_count) return;
+        if (list.opaque_run_count === 0) return;
+        // the run table as the G-buffer's visibility pass writes it (it runs after this one, finding it uploaded)
+        culling.update(list.opaque_runs, list.opaque_run_count, state.geometries);
+        const runs = culling.runs(device);
         const buffer = objects.upload(device);
         this.#cull_descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginComputePass(this.#cull_descriptor);
-        this.#gpu_culling.record(device, pass, this.#camera!, buffer, runs, state.casters, objects.count, culling.run_count, culling.levels, this.cascade_count);
+        this.#gpu_culling.record(device, pass, this.#camera!.buffer, buffer, runs, state.casters, objects.count, culling.run_count, culling.levels, this.cascade_count);
         pass.end();
         this.#gpu_runs = culling.run_count;
         this.#gpu_casters = this.#gpu_culling.casters(device, objects.count, culling.levels, this.cascade_count);
@@ -188,9 +190,12 @@ export class ShadowExtension extends RenderExtension {
         const device = execution.graphics;
         const state = this.#state(device);
         const gpu = this.#gpu;
-        if (!gpu) this.#write_uniforms(device, state);
-        const objects = this.#objects!.upload(device);
         const cpu = this.#cpu;
+        if (!gpu) {
+            this.#write_uniforms(device, state);
+            cpu.cull(this.#list!, this.#objects!, state.geometries, this.#camera!, this.cascades.matrices, this.cascade_count);
+        }
+        const objects = this.#objects!.upload(device);
         let indices: GPUBuffer;
         if (gpu) indices = this.#gpu_casters ?? state.caster_indices;
         else {

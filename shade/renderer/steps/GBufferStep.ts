@@ -129,8 +129,6 @@ export class GBufferStep {
     #prepass_depth: FrameGraphHandle = -1;
     #prepass_serial = -1;
     #over_prepass = false;
-    // the frame serial `build` last ran in
-    #built_serial = -1;
     #camera: GPUBuffer | null = null;
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "gbuffer", colorAttachments: this.#colors };
@@ -145,12 +143,10 @@ export class GBufferStep {
     }
 
     /**
-     * Builds the frame's draw list (and takes the sky and camera) for every pass that draws it: the renderer calls
-     * it before FrameStart's extensions record (the shadow map and a depth prepass draw the same list, `SceneDraws`).
-     * `record` calls it when nothing did this frame.
+     * Builds the frame's draw list (and takes the sky and camera) for the passes that draw it (`SceneDraws`: the
+     * shadow map's too). `record` calls it, unless a depth prepass did earlier this frame (`use_prepass_depth`).
      */
     build(frame: FrameContext, scene: Scene): void {
-        this.#built_serial = frame.frame_serial;
         this.draw_list.build(scene, this.objects, frame.view.camera.position, GPUGeometryCache.of(frame.device));
         // every slot's visible entry is written by it, so it runs whenever anything is drawn (culling or not)
         if (this.objects.count > 0) frame.graph.add("gbuffer cull", this, execute_cull).make_side_effect();
@@ -163,7 +159,7 @@ export class GBufferStep {
 
     /**
      * @internal A depth prepass drew this frame's draw list (built by `build`) into `depth`: `record` loads it and
-     * draws with depth-compare "equal" instead of clearing a depth of its own.
+     * draws with depth-compare "equal" instead of building the list again and clearing a depth of its own.
      */
     use_prepass_depth(frame: FrameContext, depth: FrameGraphHandle): void {
         this.#prepass_depth = depth;
@@ -177,7 +173,7 @@ export class GBufferStep {
         const over_prepass = this.#prepass_serial === frame.frame_serial;
         this.#prepass_serial = -1;
         this.#over_prepass = over_prepass;
-        if (this.#built_serial !== frame.frame_serial) this.build(frame, scene);
+        if (!over_prepass) this.build(frame, scene);
         const pass = frame.graph.add("gbuffer", this, execute_gbuffer);
         this.#albedo = pass.write(pass.create("gbuffer albedo", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.albedo, TARGET_USAGE)));
         this.#normal = pass.write(pass.create("gbuffer normal", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.normal, TARGET_USAGE)));
