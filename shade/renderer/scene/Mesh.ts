@@ -42,16 +42,19 @@ export class Mesh {
         this.owner?.mark_changed();
     }
 
-    readonly position: Float32Array = vec3.create() as Float32Array;
-    readonly rotation: Float32Array = quat.create() as Float32Array;
-    readonly scale: Float32Array = vec3.fromValues(1, 1, 1) as Float32Array;
-    readonly world_matrix = mat4.create();
+    // the transform, matrix and colour share one buffer: a frame's walk over many meshes touches one or two
+    // cache lines of each instead of five separate arrays
+    readonly #data = new Float32Array(32);
+    readonly position: Float32Array = this.#data.subarray(0, 3);
+    readonly rotation: Float32Array = this.#data.subarray(4, 8);
+    readonly scale: Float32Array = this.#data.subarray(8, 11);
+    readonly world_matrix: mat4 = this.#data.subarray(16, 32);
     /**
      * RGBA multiplied with the material's base colour, per mesh (three.js `setColorAt`): meshes sharing a
      * geometry and a material are drawn as one instanced draw whatever their colours. Written in place; read
      * every frame. White by default.
      */
-    readonly color: Float32Array = new Float32Array([1, 1, 1, 1]);
+    readonly color: Float32Array = this.#data.subarray(11, 15);
     visible = true;
     /** Decals project onto this mesh (the ground, walls); off by default, so units under a selection circle keep their colour. */
     receive_decals = false;
@@ -84,6 +87,12 @@ export class Mesh {
     constructor(geometry: Geometry, material: StandardMaterial) {
         this.#geometry = geometry;
         this.#material = material;
+        const d = this.#data;
+        // rotation w, scale, colour, and the world matrix's diagonal: identity transform, white
+        d[7] = 1;
+        d[8] = d[9] = d[10] = 1;
+        d[11] = d[12] = d[13] = d[14] = 1;
+        d[16] = d[21] = d[26] = d[31] = 1;
     }
 
     /**
