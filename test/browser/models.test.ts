@@ -41,7 +41,12 @@ describe('models sample in headless Chromium', () => {
       if (r.status() >= 400) errors.push(`[http ${r.status()}] ${r.url()}`);
     });
     await page.goto(`${base}/models/?frames=4&still&inspector=0`);
-    await page.waitForFunction(() => document.body.dataset.done === '1' || document.body.dataset.ready === 'no-webgpu', null, { timeout: 180_000 });
+    // a page error ends the wait at once, naming itself (rather than as a 180 s timeout)
+    const failed = new Promise<never>((_, reject) => page.on('pageerror', (e) => reject(new Error(`models page error before done: ${e.message}`))));
+    await Promise.race([
+      page.waitForFunction(() => document.body.dataset.done === '1' || document.body.dataset.ready === 'no-webgpu', null, { timeout: 180_000 }),
+      failed,
+    ]);
     expect(await page.evaluate(() => document.body.dataset.ready)).toBe('1');
     const bytes = await page.locator('#view').screenshot();
     writeFileSync(join(TEST_OUTPUT_DIR, 'models_sample.png'), bytes);
