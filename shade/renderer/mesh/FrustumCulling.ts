@@ -3,15 +3,16 @@ import { MAX_DETAIL_LEVELS } from "../geometry/GeometryDetail.js";
 import { SKINNED_BOUNDS_SCALE } from "../scene/MeshSkin.js";
 import type { GPUGeometryCache } from "./GPUGeometryCache.js";
 import { CULL_WGSL, CULL_WORKGROUP as WORKGROUP } from "./frustum_culling_wgsl.js";
-import type { DrawRun } from "./MeshDrawList.js";
+import type { DrawRun, MeshDrawList } from "./MeshDrawList.js";
 
 /**
  * u32 words per run in the run table: first, count, index count, levels, model-space sphere (x, y, z, radius as
  * f32), then per level (`MAX_DETAIL_LEVELS`): first indices, index counts, screen sizes (f32).
  */
 const RUN_WORDS = 8 + 3 * MAX_DETAIL_LEVELS;
-/** Bytes of one indexed indirect draw's arguments (index count, instance count, first index, base vertex, first instance). */
-export const INDIRECT_ARGS_BYTES = 20;
+import { grown_size, INDIRECT_ARGS_BYTES, read_indirect_instance_counts } from "./indirect_args.js";
+
+export { INDIRECT_ARGS_BYTES };
 
 /**
  * Where run `run`'s draw of level of detail `level` finds its indirect arguments in `FrustumCulling.args`: each
@@ -65,6 +66,9 @@ export class FrustumCulling {
     // moves whenever a run's level words change: while it stays, uploads compare each run's first 8 words alone
     #levels_version = 0;
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
+    // the list and build `update_from` last wrote the table from (null: `update` wrote it)
+    #source: MeshDrawList | null = null;
+    #source_build = -1;
     /** Bumped whenever a `visible` buffer is replaced, so bind groups that hold it know to rebuild. */
     generation = 0;
 
@@ -83,8 +87,20 @@ export class FrustumCulling {
         return this.#run_count;
     }
 
+    /**
+     * `update` from `list`'s opaque runs, once per build of the list: every pass that culls over the same list
+     * (the G-buffer's, the shadow cascades') asks, the first writes the table.
+     */
+    update_from(list: MeshDrawList, geometries: GPUGeometryCache): void {
+        if (list === this.#source && list.build_serial === this.#source_build) return;
+        this.update(list.opaque_runs, list.opaque_run_count, geometries);
+        this.#source = list;
+        this.#source_build = list.build_serial;
+    }
+
     /** Writes this frame's run table from the draw list's opaque runs (`geometries`: for their index counts). */
     update(runs: readonly DrawRun[], count: number, geometries: GPUGeometryCache): void {
+        this.#source = null;
         if (this.#table.length < count * RUN_WORDS) {
             let length = this.#table.length;
             while (length < count * RUN_WORDS) length *= 2;
@@ -232,21 +248,8 @@ export class FrustumCulling {
      * `i * MAX_DETAIL_LEVELS + l`): for tests and inspectors, not for frames (it waits for the GPU).
      */
     async read_level_instance_counts(device: GPUDevice): Promise<Uint32Array> {
-        const state = this.#state(device);
-        const count = this.#run_count * MAX_DETAIL_LEVELS;
-        const out = new Uint32Array(count);
-        if (state.args === null || count === 0) return out;
-        const bytes = count * INDIRECT_ARGS_BYTES;
-        const staging = device.createBuffer({ label: "mesh indirect arguments read-back", size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-        const encoder = device.createCommandEncoder({ label: "mesh indirect arguments read-back" });
-        encoder.copyBufferToBuffer(state.args, 0, staging, 0, bytes);
-        device.queue.submit([encoder.finish()]);
-        await staging.mapAsync(GPUMapMode.READ);
-        const words = new Uint32Array(staging.getMappedRange());
-        for (let i = 0; i < count; i++) out[i] = words[i * 5 + 1];
-        staging.unmap();
-        staging.destroy();
-        return out;
+        const args = this.#per_device.get(device)?.args ?? null;
+        return read_indirect_instance_counts(device, args, this.#run_count * MAX_DETAIL_LEVELS, "mesh indirect arguments read-back");
     }
 
     // the run table's GPU copy, written where it differs from what was uploaded (all of it on a new buffer)
@@ -292,12 +295,6 @@ export class FrustumCulling {
         }
         return state;
     }
-}
-
-function grown_size(buffer: GPUBuffer | null, bytes: number, initial: number): number {
-    let size = buffer === null ? initial : buffer.size;
-    while (size < bytes) size *= 2;
-    return size;
 }
 
 function build_state(device: GPUDevice): DeviceState {

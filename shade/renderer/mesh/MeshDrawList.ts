@@ -121,6 +121,11 @@ export class MeshDrawList {
         return this.#frozen_runs;
     }
 
+    /** Counts `build` calls: what was built from the list changes with it. */
+    get build_serial(): number {
+        return this.#build;
+    }
+
     /** How many times the frozen meshes were read (not kept as they were); for tests and inspectors. */
     get frozen_writes(): number {
         return this.#frozen_writes;

@@ -7,9 +7,10 @@ export const CULL_WORKGROUP = 64;
 const WORKGROUP = CULL_WORKGROUP;
 
 /**
- * What every visibility pass over a draw list's run table shares (it expects module-scope `runs` and `camera`):
- * the `Run` row (`FrustumCulling`'s table), `find_run` (the run holding a slot), `in_view` (a sphere against a
- * view-projection's clip volume) and `detail_level` (the level of detail its size on the camera's screen picks).
+ * What every visibility pass over a draw list's run table shares (it expects module-scope `runs`, `camera` and
+ * `args`, the indirect arguments as atomics): the `Run` row (`FrustumCulling`'s table), `reset_run_args` (a run's
+ * draws before counting), `find_run` (the run holding a slot), `in_view` (a sphere against a view-projection's clip
+ * volume) and `detail_level` (the level of detail its size on the camera's screen picks).
  */
 export const CULL_RUN_WGSL = /* wgsl */ `
 struct Run {
@@ -25,6 +26,19 @@ struct Run {
 };
 
 const NO_RUN = 0xffffffffu;
+
+// the indirect draws of run from draw j * levels-per-run: each level's index range, no instances yet, its
+// instances from the stretch + l-th stretch of object_count slots (plus the run's first)
+fn reset_run_args(j: u32, run: Run, stretch: u32, object_count: u32) {
+    for (var l = 0u; l < ${MAX_DETAIL_LEVELS}u; l++) {
+        let a = (j * ${MAX_DETAIL_LEVELS}u + l) * 5u;
+        atomicStore(&args[a], select(run.level_count[l], run.index_count, l == 0u));
+        atomicStore(&args[a + 1u], 0u);
+        atomicStore(&args[a + 2u], select(run.level_first[l], 0u, l == 0u));
+        atomicStore(&args[a + 3u], 0u);
+        atomicStore(&args[a + 4u], (stretch + l) * object_count + run.first);
+    }
+}
 
 // the run of run_count holding slot i (runs are in slot order), or NO_RUN (a slot after the opaque runs)
 fn find_run(i: u32, run_count: u32) -> u32 {
@@ -106,15 +120,7 @@ struct Params {
 fn reset_args(@builtin(global_invocation_id) id: vec3u) {
     let r = id.x;
     if (r >= params.run_count) { return; }
-    let run = runs[r];
-    for (var l = 0u; l < ${MAX_DETAIL_LEVELS}u; l++) {
-        let a = (r * ${MAX_DETAIL_LEVELS}u + l) * 5u;
-        atomicStore(&args[a], select(run.level_count[l], run.index_count, l == 0u));
-        atomicStore(&args[a + 1u], 0u);
-        atomicStore(&args[a + 2u], select(run.level_first[l], 0u, l == 0u));
-        atomicStore(&args[a + 3u], 0u);
-        atomicStore(&args[a + 4u], l * params.object_count + run.first);
-    }
+    reset_run_args(r, runs[r], 0u, params.object_count);
 }
 
 @compute @workgroup_size(${WORKGROUP})

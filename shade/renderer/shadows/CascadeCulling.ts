@@ -1,5 +1,5 @@
 import { MAX_DETAIL_LEVELS } from "../geometry/GeometryDetail.js";
-import { INDIRECT_ARGS_BYTES } from "../mesh/FrustumCulling.js";
+import { grown_size, INDIRECT_ARGS_BYTES, read_indirect_instance_counts } from "../mesh/indirect_args.js";
 import { CASCADE_CULL_WGSL, CASCADE_CULL_WORKGROUP as WORKGROUP } from "./cascade_culling_wgsl.js";
 
 const MAX_GROUPS_X = 65535;
@@ -44,7 +44,7 @@ export class CascadeCulling {
         const state = this.#state(device);
         const bytes = Math.max(1, object_count) * levels * cascade_count * 4;
         if (state.casters === null || state.casters.size < bytes) {
-            const size = grown(state.casters, bytes, 4096);
+            const size = grown_size(state.casters, bytes, 4096);
             state.casters?.destroy();
             state.casters = device.createBuffer({ label: "shadow culled casters", size, usage: GPUBufferUsage.STORAGE });
             state.group = null;
@@ -58,7 +58,7 @@ export class CascadeCulling {
         const state = this.#state(device);
         const bytes = Math.max(1, run_count * cascade_count) * MAX_DETAIL_LEVELS * INDIRECT_ARGS_BYTES;
         if (state.args === null || state.args.size < bytes) {
-            const size = grown(state.args, bytes, 64 * MAX_DETAIL_LEVELS * INDIRECT_ARGS_BYTES);
+            const size = grown_size(state.args, bytes, 64 * MAX_DETAIL_LEVELS * INDIRECT_ARGS_BYTES);
             state.args?.destroy();
             state.args = device.createBuffer({
                 label: "shadow indirect draw arguments",
@@ -135,21 +135,11 @@ export class CascadeCulling {
      * together): for tests and inspectors, not for frames (it waits for the GPU).
      */
     async read_caster_counts(device: GPUDevice, run_count: number, cascade_count: number): Promise<Uint32Array> {
-        const out = new Uint32Array(cascade_count);
         const args = this.#per_device.get(device)?.args ?? null;
-        const draws = run_count * cascade_count * MAX_DETAIL_LEVELS;
-        if (args === null || draws === 0) return out;
-        const bytes = draws * INDIRECT_ARGS_BYTES;
-        const staging = device.createBuffer({ label: "shadow indirect arguments read-back", size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-        const encoder = device.createCommandEncoder({ label: "shadow indirect arguments read-back" });
-        encoder.copyBufferToBuffer(args, 0, staging, 0, bytes);
-        device.queue.submit([encoder.finish()]);
-        await staging.mapAsync(GPUMapMode.READ);
-        const words = new Uint32Array(staging.getMappedRange());
+        const draws = await read_indirect_instance_counts(device, args, run_count * cascade_count * MAX_DETAIL_LEVELS, "shadow indirect arguments read-back");
+        const out = new Uint32Array(cascade_count);
         const per_cascade = run_count * MAX_DETAIL_LEVELS;
-        for (let i = 0; i < draws; i++) out[Math.floor(i / per_cascade)] += words[i * 5 + 1];
-        staging.unmap();
-        staging.destroy();
+        for (let i = 0; i < draws.length; i++) out[Math.floor(i / per_cascade)] += draws[i];
         return out;
     }
 
@@ -171,12 +161,6 @@ export class CascadeCulling {
         }
         return state;
     }
-}
-
-function grown(buffer: GPUBuffer | null, bytes: number, initial: number): number {
-    let size = buffer === null ? initial : buffer.size;
-    while (size < bytes) size *= 2;
-    return size;
 }
 
 function build_state(device: GPUDevice): DeviceState {

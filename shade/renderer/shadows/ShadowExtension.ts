@@ -9,6 +9,7 @@ import type { FrustumCulling } from "../mesh/FrustumCulling.js";
 import type { GPUGeometry } from "../mesh/GPUGeometryCache.js";
 import type { MeshDrawList } from "../mesh/MeshDrawList.js";
 import type { ObjectBuffer } from "../mesh/ObjectBuffer.js";
+import { grown_size } from "../mesh/indirect_args.js";
 import { SceneDraws } from "../mesh/SceneDraws.js";
 import { SKINNED_VERTICES_GROUP, type SkinBatch } from "../mesh/skinned_vertices.js";
 import type { Camera } from "../scene/Camera.js";
@@ -172,8 +173,8 @@ export class ShadowExtension extends RenderExtension {
         const objects = this.#objects!;
         this.#gpu_runs = 0;
         if (list.opaque_run_count === 0) return;
-        // the run table as the G-buffer's visibility pass writes it (it runs after this one, finding it uploaded)
-        culling.update(list.opaque_runs, list.opaque_run_count, state.geometries);
+        // the run table the G-buffer's visibility pass reads too (it runs after this one, finding it written and uploaded)
+        culling.update_from(list, state.geometries);
         const runs = culling.runs(device);
         const buffer = objects.upload(device);
         this.#cull_descriptor.timestampWrites = execution.timestamp_writes;
@@ -201,9 +202,8 @@ export class ShadowExtension extends RenderExtension {
         else {
             const bytes = Math.max(4, cpu.index_count * 4);
             if (state.caster_indices.size < bytes) {
+                const size = grown_size(state.caster_indices, bytes, 0);
                 state.caster_indices.destroy();
-                let size = state.caster_indices.size;
-                while (size < bytes) size *= 2;
                 state.caster_indices = device.createBuffer({ label: "shadow caster indices", size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
             }
             if (cpu.index_count > 0) device.queue.writeBuffer(state.caster_indices, 0, cpu.indices.buffer, 0, cpu.index_count * 4);

@@ -46,15 +46,7 @@ fn reset_args(@builtin(global_invocation_id) id: vec3u) {
     let j = id.x;
     if (j >= params.cascade_count * params.run_count) { return; }
     let c = j / params.run_count;
-    let run = runs[j % params.run_count];
-    for (var l = 0u; l < ${LEVELS}u; l++) {
-        let a = (j * ${LEVELS}u + l) * 5u;
-        atomicStore(&args[a], select(run.level_count[l], run.index_count, l == 0u));
-        atomicStore(&args[a + 1u], 0u);
-        atomicStore(&args[a + 2u], select(run.level_first[l], 0u, l == 0u));
-        atomicStore(&args[a + 3u], 0u);
-        atomicStore(&args[a + 4u], (c * params.levels + l) * params.object_count + run.first);
-    }
+    reset_run_args(j, runs[j % params.run_count], c * params.levels, params.object_count);
 }
 
 @compute @workgroup_size(${WORKGROUP})

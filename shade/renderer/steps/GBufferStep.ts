@@ -249,7 +249,7 @@ export class GBufferStep {
         const state = this.device_state(device);
         const list = this.draw_list;
         // the table first: it says how many levels of detail the visible slots are kept for
-        this.culling.update(list.opaque_runs, list.opaque_run_count, state.geometries);
+        this.culling.update_from(list, state.geometries);
         this.scene_group(device, state);
         state.cull_descriptor.timestampWrites = execution.timestamp_writes;
         const pass = execution.encoder.beginComputePass(state.cull_descriptor);
