@@ -4,10 +4,13 @@
 //   BENCH_SIZE=1920x1080 node scene_scale.mjs         (on a real GPU)
 //   knobs: BENCH_FROZEN=0 (no mesh frozen: every mesh compared every frame, as before frozen meshes),
 //   BENCH_SIZES=10000,100000, BENCH_FRAMES=60, BENCH_GBUFFER_BUNDLES=0, BENCH_CULLING=0 (no GPU frustum culling), BENCH_DEVICE=fake (the tests' FAKE device:
-//   our code's CPU alone, without Dawn's encoding and SwiftShader's threads; no GPU figures).
+//   our code's CPU alone, without Dawn's encoding and SwiftShader's threads; no GPU figures),
+//   BENCH_CPU_PROFILE=<prefix> (a V8 CPU profile of the timed frames, <prefix><meshes>.cpuprofile: build with --keep-names).
 // The still meshes are frozen (`Mesh.frozen`), the moving 1% are not. CPU = `render_frame` minus `queue.submit`
 // (on SwiftShader submit runs GPU work on the calling thread), after 10 warm frames; the moves (1,000 position
 // writes at 100,000) are outside the timed span. Dawn's timestamp quantization is off.
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { create, globals } from "webgpu";
 import type { Geometry } from "../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../shade/renderer/geometry/primitives/make_box_geometry.js";
@@ -104,6 +107,14 @@ async function measure(device: GPUDevice, count: number, shapes: Geometry[], mat
     }
     const cpu: number[] = [];
     const gpu = new Map<string, number[]>();
+    const profile = process.env.BENCH_CPU_PROFILE;
+    const session = profile === undefined ? null : new Session();
+    if (session !== null) {
+        session.connect();
+        await session.post("Profiler.enable");
+        await session.post("Profiler.setSamplingInterval", { interval: 100 });
+        await session.post("Profiler.start");
+    }
     for (let i = 0; i < FRAMES; i++) {
         move();
         submits_timer.reset();
@@ -119,6 +130,11 @@ async function measure(device: GPUDevice, count: number, shapes: Geometry[], mat
                 gpu.get(timing.name)!.push(timing.ms);
             }
         }
+    }
+    if (session !== null) {
+        const { profile: recorded } = await session.post("Profiler.stop");
+        writeFileSync(`${profile}${count}.cpuprofile`, JSON.stringify(recorded));
+        session.disconnect();
     }
     const runs = renderer.gbuffer_draw_list.opaque_run_count;
     await device.queue.onSubmittedWorkDone();

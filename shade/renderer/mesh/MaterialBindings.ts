@@ -43,7 +43,7 @@ export class MaterialBindings {
     }
 
     group(material: StandardMaterial): GPUBindGroup {
-        if (untextured(material)) return (this.#untextured ??= this.#make(material, "untextured materials bind group"));
+        if (material.texture_slots_bound === 0) return (this.#untextured ??= this.#make(material, "untextured materials bind group"));
         const entry = this.#entries.get(material);
         if (entry !== undefined && same_slots(entry.slots, material)) return entry.group;
         return this.#make(material, `${material.label} bind group`);
@@ -61,7 +61,7 @@ export class MaterialBindings {
             entries.push({ binding: 2 * i + 1, resource: this.#sampler(slot) });
         }
         const group = this.#device.createBindGroup({ label, layout: this.layout, entries });
-        if (!untextured(material)) this.#entries.set(material, { slots, group });
+        if (material.texture_slots_bound !== 0) this.#entries.set(material, { slots, group });
         return group;
     }
 
@@ -90,10 +90,6 @@ export class MaterialBindings {
     }
 }
 
-function untextured(material: StandardMaterial): boolean {
-    for (let i = 0; i < SLOT_COUNT; i++) if (material[MATERIAL_SLOTS[i]] !== null) return false;
-    return true;
-}
 
 function same_slots(slots: readonly MaterialTextureSlot[], material: StandardMaterial): boolean {
     for (let i = 0; i < SLOT_COUNT; i++) if (slots[i] !== material[MATERIAL_SLOTS[i]]) return false;

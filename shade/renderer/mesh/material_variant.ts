@@ -1,4 +1,3 @@
-import { slot_uv_set } from "../scene/MaterialTexture.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
 
 /**
@@ -11,13 +10,7 @@ export function material_variant(material: StandardMaterial): number {
 }
 
 function needs_surface_buffers(material: StandardMaterial): boolean {
-    return (
-        material.normal_texture !== null ||
-        slot_uv_set(material.base_color_texture) === 1 ||
-        slot_uv_set(material.metallic_roughness_texture) === 1 ||
-        slot_uv_set(material.occlusion_texture) === 1 ||
-        slot_uv_set(material.emissive_texture) === 1
-    );
+    return (material.texture_slots_bound & 4) !== 0 || material.texture_slots_uv1 !== 0;
 }
 
 /**
@@ -28,11 +21,6 @@ function needs_surface_buffers(material: StandardMaterial): boolean {
  */
 export function material_run_key(material: StandardMaterial): number {
     if (material.transparency === "blended") return -1;
-    const textured =
-        material.base_color_texture !== null ||
-        material.metallic_roughness_texture !== null ||
-        material.normal_texture !== null ||
-        material.occlusion_texture !== null ||
-        material.emissive_texture !== null;
+    const textured = material.texture_slots_bound !== 0;
     return textured ? 8 + material.id : material_variant(material);
 }

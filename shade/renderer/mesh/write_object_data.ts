@@ -1,5 +1,4 @@
 import { mat3 } from "gl-matrix";
-import { slot_uv_set } from "../scene/MaterialTexture.js";
 import type { Mesh } from "../scene/Mesh.js";
 import type { StandardMaterial } from "../scene/StandardMaterial.js";
 
@@ -49,17 +48,6 @@ export function write_object_data(f: Float32Array, u: Uint32Array, o: number, me
  * (bit 8), which slots are bound (bits 9-13; the shader samples only those).
  */
 export function texture_bits(material: StandardMaterial): number {
-    return (
-        (material.base_color_texture !== null ? 1 << 9 : 0) |
-        (material.metallic_roughness_texture !== null ? 1 << 10 : 0) |
-        (material.normal_texture !== null ? 1 << 11 : 0) |
-        (material.occlusion_texture !== null ? 1 << 12 : 0) |
-        (material.emissive_texture !== null ? 1 << 13 : 0) |
-        slot_uv_set(material.base_color_texture) |
-        (slot_uv_set(material.metallic_roughness_texture) << 1) |
-        (slot_uv_set(material.normal_texture) << 2) |
-        (slot_uv_set(material.occlusion_texture) << 3) |
-        (slot_uv_set(material.emissive_texture) << 4) |
-        (material.normal_texture !== null ? 256 : 0)
-    );
+    const bound = material.texture_slots_bound;
+    return (bound << 9) | material.texture_slots_uv1 | ((bound & 4) !== 0 ? 256 : 0);
 }

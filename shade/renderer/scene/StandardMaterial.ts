@@ -1,4 +1,4 @@
-import type { MaterialTextureSlot } from "./MaterialTexture.js";
+import { MaterialTexture, type MaterialTextureSlot } from "./MaterialTexture.js";
 
 /**
  * How a material composes with what is behind it: `opaque` and `masked` draw into the G-buffer (`masked`
@@ -50,14 +50,9 @@ export class StandardMaterial {
     readonly base_color = new Float32Array([1, 1, 1, 1]);
     roughness: number;
     metalness: number;
-    base_color_texture: MaterialTextureSlot;
-    metallic_roughness_texture: MaterialTextureSlot;
-    normal_texture: MaterialTextureSlot;
     normal_scale: number;
-    occlusion_texture: MaterialTextureSlot;
     occlusion_strength: number;
     readonly emissive = new Float32Array([0, 0, 0]);
-    emissive_texture: MaterialTextureSlot;
     transparency: TransparencyMode;
     alpha_cutoff: number;
     double_sided: boolean;
@@ -66,6 +61,65 @@ export class StandardMaterial {
     readonly id: number;
 
     static #next_id = 1;
+    #base_color_texture: MaterialTextureSlot = null;
+    #metallic_roughness_texture: MaterialTextureSlot = null;
+    #normal_texture: MaterialTextureSlot = null;
+    #occlusion_texture: MaterialTextureSlot = null;
+    #emissive_texture: MaterialTextureSlot = null;
+    // kept on assignment, so the draw list's per-mesh walk reads two numbers instead of five slots' classes
+    #slots_bound = 0;
+    #slots_uv1 = 0;
+
+    get base_color_texture(): MaterialTextureSlot {
+        return this.#base_color_texture;
+    }
+    set base_color_texture(slot: MaterialTextureSlot) {
+        this.#base_color_texture = this.#slot(0, slot, "base_color_texture");
+    }
+    get metallic_roughness_texture(): MaterialTextureSlot {
+        return this.#metallic_roughness_texture;
+    }
+    set metallic_roughness_texture(slot: MaterialTextureSlot) {
+        this.#metallic_roughness_texture = this.#slot(1, slot, "metallic_roughness_texture");
+    }
+    get normal_texture(): MaterialTextureSlot {
+        return this.#normal_texture;
+    }
+    set normal_texture(slot: MaterialTextureSlot) {
+        this.#normal_texture = this.#slot(2, slot, "normal_texture");
+    }
+    get occlusion_texture(): MaterialTextureSlot {
+        return this.#occlusion_texture;
+    }
+    set occlusion_texture(slot: MaterialTextureSlot) {
+        this.#occlusion_texture = this.#slot(3, slot, "occlusion_texture");
+    }
+    get emissive_texture(): MaterialTextureSlot {
+        return this.#emissive_texture;
+    }
+    set emissive_texture(slot: MaterialTextureSlot) {
+        this.#emissive_texture = this.#slot(4, slot, "emissive_texture");
+    }
+
+    /** Which texture slots are bound, a bit each: base colour 1, metallic-roughness 2, normal 4, occlusion 8, emissive 16. */
+    get texture_slots_bound(): number {
+        return this.#slots_bound;
+    }
+
+    /** Which bound texture slots sample uv set 1, with the bits of `texture_slots_bound`. */
+    get texture_slots_uv1(): number {
+        return this.#slots_uv1;
+    }
+
+    #slot(bit: number, slot: MaterialTextureSlot, name: string): MaterialTextureSlot {
+        if (slot === undefined || (slot !== null && typeof slot !== "object")) {
+            throw new TypeError(`StandardMaterial '${this.label}': ${name} is a GPUTexture, a MaterialTexture or null, got ${String(slot)}`);
+        }
+        const mask = 1 << bit;
+        this.#slots_bound = slot === null ? this.#slots_bound & ~mask : this.#slots_bound | mask;
+        this.#slots_uv1 = slot instanceof MaterialTexture && slot.uv_set === 1 ? this.#slots_uv1 | mask : this.#slots_uv1 & ~mask;
+        return slot;
+    }
 
     constructor(spec: StandardMaterialSpec = {}) {
         this.id = StandardMaterial.#next_id++;

@@ -110,6 +110,45 @@ describe("StandardMaterial on Dawn", () => {
         });
     });
 
+    it("a texture slot assigned after the first frame, moved to the other uv set and emptied: each frame draws what the slot holds, frozen or not", async () => {
+        await with_gpu_device(async (device) => {
+            const plane = make_plane_geometry(3, 3);
+            // the first uv set pinned to the left texel; the second the plane's real uvs
+            const geometry = new Geometry({
+                position: plane.attributes.position.array,
+                normal: plane.attributes.normal!.array,
+                uv: new Float32Array(plane.vertex_count * 2).fill(0.1),
+                uv1: plane.attributes.uv!.array,
+                index: plane.index,
+            });
+            const red_green = two_texels(device, [255, 0, 0, 255], [0, 255, 0, 255]);
+            for (const frozen of [false, true]) {
+                const scene = new Scene();
+                scene.sun.intensity = 0;
+                const material = new StandardMaterial({ roughness: 1 });
+                const mesh = scene.add(new Mesh(geometry, material));
+                mesh.rotation.set(FACING);
+                mesh.frozen = frozen;
+                const renderer = renderer_for(device, scene);
+                const albedo = renderer.add_extension(new ExtractExtension("albedo", FramePhase.AfterGBuffer, (f) => f.get(GBufferTextures).albedo));
+                const left_right = async () => {
+                    renderer.render_frame();
+                    const a = await read_texture(device, albedo.texture!);
+                    return [pixel_at(a, SIZE / 4, SIZE / 2).slice(0, 3), pixel_at(a, (3 * SIZE) / 4, SIZE / 2).slice(0, 3)];
+                };
+                const white = [255, 255, 255];
+                expect(await left_right()).toEqual([white, white]);
+                material.base_color_texture = new MaterialTexture(red_green, { uv_set: 1, sampler: NEAREST });
+                expect(await left_right(), `on uv set 1 (frozen: ${frozen})`).toEqual([[255, 0, 0], [0, 255, 0]]);
+                material.base_color_texture = new MaterialTexture(red_green, { uv_set: 0, sampler: NEAREST });
+                expect(await left_right(), `on uv set 0 (frozen: ${frozen})`).toEqual([[255, 0, 0], [255, 0, 0]]);
+                material.base_color_texture = null;
+                expect(await left_right(), `emptied (frozen: ${frozen})`).toEqual([white, white]);
+                renderer.destroy();
+            }
+        });
+    });
+
     it("the sampler's filter: nearest magnifies two texels into two flat halves, linear blends between them", async () => {
         await with_gpu_device(async (device) => {
             const red_green = two_texels(device, [255, 0, 0, 255], [0, 255, 0, 255]);
