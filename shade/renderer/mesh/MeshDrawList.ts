@@ -1,5 +1,4 @@
 import { GBufferFlags } from "../extension/GBufferFlags.js";
-import { mat3 } from "gl-matrix";
 import { texture_bits, write_object_data } from "./write_object_data.js";
 import type { Geometry } from "../geometry/Geometry.js";
 import type { Mesh } from "../scene/Mesh.js";
@@ -85,7 +84,6 @@ export class MeshDrawList {
     #frozen_writes = 0;
     #still_runs = 0;
     readonly #blended = new BlendedMeshes();
-    readonly #normal = mat3.create();
     // what each mesh's slot was last written from, by part (0 frozen, 1 live) and position in it; and the records
     // the next re-sort lays out into (swapped in then)
     #records: DrawRecords[] = [new DrawRecords(), new DrawRecords()];
@@ -287,8 +285,7 @@ export class MeshDrawList {
         const o = objects.push();
         const f = objects.floats;
         const u = objects.uints;
-        const m = mesh.world_matrix;
-        write_object_data(f, u, o, mesh, this.#normal, bits);
+        write_object_data(f, u, o, mesh, bits);
         u[o + 38] = flags;
         // the normal matrix's first column's w: a batched skinned mesh's vertex base (skinned_vertices_wgsl)
         u[o + 19] = base;
@@ -300,14 +297,15 @@ export class MeshDrawList {
         if (drawn_last_frame) {
             for (let k = 0; k < 16; k++) {
                 const was = p[pm + k];
-                const is = m[k];
+                // this frame's world matrix, as write_object_data just wrote it
+                const is = f[o + k];
                 f[at + k] = was;
                 if (was !== is) moved = true;
                 p[pm + k] = is;
             }
         } else {
             for (let k = 0; k < 16; k++) {
-                const is = m[k];
+                const is = f[o + k];
                 f[at + k] = is;
                 p[pm + k] = is;
             }

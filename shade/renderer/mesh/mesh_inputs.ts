@@ -14,15 +14,13 @@ export function same_inputs(a: Float32Array, mesh: Mesh, material: StandardMater
  * where no material's values moved this frame (`MaterialWatch.check`) and the mesh's material is the one kept.
  */
 export function same_mesh_inputs(a: Float32Array, mesh: Mesh, o = 0): boolean {
-    const p = mesh.position;
-    const r = mesh.rotation;
-    const s = mesh.scale;
-    const c = mesh.color;
+    // position, rotation, scale and colour through the mesh's one array (Mesh.data)
+    const d = mesh.data;
     return (
-        a[o + 0] === p[0] && a[o + 1] === p[1] && a[o + 2] === p[2] &&
-        a[o + 3] === r[0] && a[o + 4] === r[1] && a[o + 5] === r[2] && a[o + 6] === r[3] &&
-        a[o + 7] === s[0] && a[o + 8] === s[1] && a[o + 9] === s[2] &&
-        a[o + 10] === c[0] && a[o + 11] === c[1] && a[o + 12] === c[2] && a[o + 13] === c[3] &&
+        a[o + 0] === d[0] && a[o + 1] === d[1] && a[o + 2] === d[2] &&
+        a[o + 3] === d[4] && a[o + 4] === d[5] && a[o + 5] === d[6] && a[o + 6] === d[7] &&
+        a[o + 7] === d[8] && a[o + 8] === d[9] && a[o + 9] === d[10] &&
+        a[o + 10] === d[11] && a[o + 11] === d[12] && a[o + 12] === d[13] && a[o + 13] === d[14] &&
         // a matrix set from outside: its version (as float32, exact up to 2^24 changes, then wrapping through the same test)
         a[o + 20] === Math.fround(mesh.matrix_auto_update ? -1 : mesh.matrix_version % 16777216)
     );
@@ -43,25 +41,22 @@ function same_material_inputs(a: Float32Array, material: StandardMaterial, bits:
 /** Keeps what a mesh's object data is written from, for `same_inputs`, in `a` from `o`. */
 export function store_inputs(a: Float32Array, mesh: Mesh, material: StandardMaterial, bits: number, o = 0): void {
     // element by element: a typed array's set() costs more than these few stores (every moving mesh, every frame)
-    const p = mesh.position;
-    const r = mesh.rotation;
-    const s = mesh.scale;
-    const c = mesh.color;
+    const d = mesh.data;
     const b = material.base_color;
-    a[o + 0] = p[0];
-    a[o + 1] = p[1];
-    a[o + 2] = p[2];
-    a[o + 3] = r[0];
-    a[o + 4] = r[1];
-    a[o + 5] = r[2];
-    a[o + 6] = r[3];
-    a[o + 7] = s[0];
-    a[o + 8] = s[1];
-    a[o + 9] = s[2];
-    a[o + 10] = c[0];
-    a[o + 11] = c[1];
-    a[o + 12] = c[2];
-    a[o + 13] = c[3];
+    a[o + 0] = d[0];
+    a[o + 1] = d[1];
+    a[o + 2] = d[2];
+    a[o + 3] = d[4];
+    a[o + 4] = d[5];
+    a[o + 5] = d[6];
+    a[o + 6] = d[7];
+    a[o + 7] = d[8];
+    a[o + 8] = d[9];
+    a[o + 9] = d[10];
+    a[o + 10] = d[11];
+    a[o + 11] = d[12];
+    a[o + 12] = d[13];
+    a[o + 13] = d[14];
     a[o + 14] = b[0];
     a[o + 15] = b[1];
     a[o + 16] = b[2];

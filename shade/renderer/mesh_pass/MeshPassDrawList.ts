@@ -1,4 +1,3 @@
-import { mat3 } from "gl-matrix";
 import type { GPUGeometryCache } from "../mesh/GPUGeometryCache.js";
 import { OBJECT_FLOATS } from "../mesh/mesh_wgsl.js";
 import { ObjectBuffer } from "../mesh/ObjectBuffer.js";
@@ -26,7 +25,6 @@ export class MeshPassDrawList {
     // per candidate of this frame: its variant index, or -1 when it is not drawn
     #candidate_variants = new Int32Array(16);
     #drawn_count = 0;
-    readonly #normal = mat3.create();
 
     /** How many meshes have joined. */
     get joined_count(): number {
@@ -153,9 +151,8 @@ export class MeshPassDrawList {
         const o = objects.push();
         const f = objects.floats;
         const u = objects.uints;
-        const m = mesh.world_matrix;
-        write_object_data(f, u, o, mesh, this.#normal);
+        write_object_data(f, u, o, mesh);
         // previous_model, where the layout has it: a mesh pass draws no motion, so last frame's is this frame's
-        for (let k = 0; k < 16 && 40 + k < OBJECT_FLOATS; k++) f[o + 40 + k] = m[k];
+        for (let k = 0; k < 16 && 40 + k < OBJECT_FLOATS; k++) f[o + 40 + k] = f[o + k];
     }
 }

@@ -1,4 +1,4 @@
-import { mat4, quat, vec3 } from "gl-matrix";
+import type { mat4 } from "gl-matrix";
 import type { Geometry } from "../geometry/Geometry.js";
 import type { MeshSkin } from "./MeshSkin.js";
 import type { StandardMaterial } from "./StandardMaterial.js";
@@ -42,19 +42,22 @@ export class Mesh {
         this.owner?.mark_changed();
     }
 
-    // the transform, matrix and colour share one buffer: a frame's walk over many meshes touches one or two
-    // cache lines of each instead of five separate arrays
-    readonly #data = new Float32Array(32);
-    readonly position: Float32Array = this.#data.subarray(0, 3);
-    readonly rotation: Float32Array = this.#data.subarray(4, 8);
-    readonly scale: Float32Array = this.#data.subarray(8, 11);
-    readonly world_matrix: mat4 = this.#data.subarray(16, 32);
+    /**
+     * @internal The transform, colour and matrix in one array, which the fields below view: position 0-2,
+     * rotation 4-7, scale 8-10, colour 11-14, world matrix 16-31. The renderer's per-mesh walk reads them
+     * through this one view (first touches of five view objects per mesh were most of the walk's time).
+     */
+    readonly data = new Float32Array(32);
+    readonly position: Float32Array = this.data.subarray(0, 3);
+    readonly rotation: Float32Array = this.data.subarray(4, 8);
+    readonly scale: Float32Array = this.data.subarray(8, 11);
+    readonly world_matrix: mat4 = this.data.subarray(16, 32);
     /**
      * RGBA multiplied with the material's base colour, per mesh (three.js `setColorAt`): meshes sharing a
      * geometry and a material are drawn as one instanced draw whatever their colours. Written in place; read
      * every frame. White by default.
      */
-    readonly color: Float32Array = this.#data.subarray(11, 15);
+    readonly color: Float32Array = this.data.subarray(11, 15);
     visible = true;
     /** Decals project onto this mesh (the ground, walls); off by default, so units under a selection circle keep their colour. */
     receive_decals = false;
@@ -87,7 +90,7 @@ export class Mesh {
     constructor(geometry: Geometry, material: StandardMaterial) {
         this.#geometry = geometry;
         this.#material = material;
-        const d = this.#data;
+        const d = this.data;
         // rotation w, scale, colour, and the world matrix's diagonal: identity transform, white
         d[7] = 1;
         d[8] = d[9] = d[10] = 1;
@@ -142,6 +145,28 @@ export class Mesh {
     /** Derives `world_matrix` from the local transform (nothing when `matrix_auto_update` is off). */
     update_matrix(): void {
         if (!this.matrix_auto_update) return;
-        mat4.fromRotationTranslationScale(this.world_matrix, this.rotation, this.position, this.scale);
+        // gl-matrix's fromRotationTranslationScale, reading and writing `data` (one view, not four)
+        const d = this.data;
+        const x = d[4], y = d[5], z = d[6], w = d[7];
+        const x2 = x + x, y2 = y + y, z2 = z + z;
+        const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+        const wx = w * x2, wy = w * y2, wz = w * z2;
+        const sx = d[8], sy = d[9], sz = d[10];
+        d[16] = (1 - (yy + zz)) * sx;
+        d[17] = (xy + wz) * sx;
+        d[18] = (xz - wy) * sx;
+        d[19] = 0;
+        d[20] = (xy - wz) * sy;
+        d[21] = (1 - (xx + zz)) * sy;
+        d[22] = (yz + wx) * sy;
+        d[23] = 0;
+        d[24] = (xz + wy) * sz;
+        d[25] = (yz - wx) * sz;
+        d[26] = (1 - (xx + yy)) * sz;
+        d[27] = 0;
+        d[28] = d[0];
+        d[29] = d[1];
+        d[30] = d[2];
+        d[31] = 1;
     }
 }
