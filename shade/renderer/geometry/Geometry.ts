@@ -1,5 +1,5 @@
 import { GeometryAttribute } from "./GeometryAttribute.js";
-import { next_geometry_stamp } from "./geometry_stamp.js";
+import { last_geometry_stamp, next_geometry_stamp } from "./geometry_stamp.js";
 import { check_detail_levels, type GeometryDetailLevel } from "./GeometryDetail.js";
 
 /**
@@ -58,6 +58,9 @@ export class Geometry {
     #own_version = next_geometry_stamp();
     #detail_levels: readonly GeometryDetailLevel[] = [];
     #detail_stamp = 0;
+    // `version` as last worked out, and the last stamp then (see `version`)
+    #version = 0;
+    #version_stamp = -1;
 
     constructor(spec: GeometrySpec) {
         this.attributes = { position: new GeometryAttribute(spec.position, 3) };
@@ -118,6 +121,10 @@ export class Geometry {
 
     /** Moves with every `needsUpdate = true`, the geometry's or an attribute's; never repeats a value. */
     get version(): number {
+        // a frame of a still scene asks each geometry several times (culling, bundles, draws): the eight
+        // attributes' stamps are compared again only when some geometry somewhere was flagged since
+        const now = last_geometry_stamp();
+        if (now === this.#version_stamp) return this.#version;
         const a = this.attributes;
         let v = this.#own_version;
         if (a.position.version > v) v = a.position.version;
@@ -128,6 +135,8 @@ export class Geometry {
         if (a.tangent !== undefined && a.tangent.version > v) v = a.tangent.version;
         if (a.joints !== undefined && a.joints.version > v) v = a.joints.version;
         if (a.weights !== undefined && a.weights.version > v) v = a.weights.version;
+        this.#version = v;
+        this.#version_stamp = now;
         return v;
     }
 

@@ -7,3 +7,11 @@ let stamp = 0;
 export function next_geometry_stamp(): number {
     return ++stamp;
 }
+
+/**
+ * The last stamp handed out: while it stays the same, no geometry or attribute anywhere was created, flagged or
+ * given levels of detail, so a version worked out at it still holds (what `Geometry.version` caches on).
+ */
+export function last_geometry_stamp(): number {
+    return stamp;
+}

@@ -1,4 +1,6 @@
+import type { Geometry } from "../geometry/Geometry.js";
 import { geometry_bounds } from "../geometry/geometry_bounds.js";
+import { last_geometry_stamp } from "../geometry/geometry_stamp.js";
 import { MAX_DETAIL_LEVELS } from "../geometry/GeometryDetail.js";
 import { SKINNED_BOUNDS_SCALE } from "../scene/MeshSkin.js";
 import type { GPUGeometryCache } from "./GPUGeometryCache.js";
@@ -65,6 +67,12 @@ export class FrustumCulling {
     #levels = 1;
     // moves whenever a run's level words change: while it stays, uploads compare each run's first 8 words alone
     #levels_version = 0;
+    // each row's rigid geometry as last written, the geometry stamp then and the cache asked: a row of the same
+    // geometry, with no geometry flagged since, keeps its bounds, index count and levels (a still scene's 942
+    // runs then cost two words each a build, not two lookups)
+    readonly #row_geometry: (Geometry | null)[] = [];
+    #rows_stamp = -1;
+    #rows_cache: GPUGeometryCache | null = null;
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
     // the list and build `update_from` last wrote the table from (null: `update` wrote it)
     #source: MeshDrawList | null = null;
@@ -106,15 +114,24 @@ export class FrustumCulling {
             while (length < count * RUN_WORDS) length *= 2;
             this.#table = new Uint32Array(length);
             this.#table_floats = new Float32Array(this.#table.buffer);
+            this.#rows_stamp = -1;
         }
         const t = this.#table;
         const f = this.#table_floats;
+        const rows = this.#row_geometry;
+        const stamp = last_geometry_stamp();
+        const still = stamp === this.#rows_stamp && geometries === this.#rows_cache;
         let levels = 1;
         for (let i = 0; i < count; i++) {
             const run = runs[i];
             const o = i * RUN_WORDS;
             t[o] = run.first;
             t[o + 1] = run.count;
+            if (still && run.skin === null && rows[i] === run.geometry) {
+                if (t[o + 3] > levels) levels = t[o + 3];
+                continue;
+            }
+            rows[i] = run.skin === null ? run.geometry : null;
             // a skinned run (a skin batch's, or one mesh's) is culled by its bind pose's sphere grown by
             // SKINNED_BOUNDS_SCALE (the skinned vertices are in the mesh's own space)
             const b = geometry_bounds(run.geometry);
@@ -140,6 +157,9 @@ export class FrustumCulling {
         }
         this.#run_count = count;
         this.#levels = levels;
+        // a stamp handed out during the walk (a geometry uploaded with new levels) leaves no row trusted
+        this.#rows_stamp = last_geometry_stamp() === stamp ? stamp : -1;
+        this.#rows_cache = geometries;
     }
 
     /**

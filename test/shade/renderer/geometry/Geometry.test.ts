@@ -46,6 +46,24 @@ describe("Geometry", () => {
         }
     });
 
+    it("each geometry's version, read again and again, moves when one of its own attributes is flagged, not another geometry's", () => {
+        const a = make_box_geometry(1, 1, 1);
+        const b = make_box_geometry(1, 1, 1);
+        const [va, vb] = [a.version, b.version];
+        expect([a.version, b.version]).toEqual([va, vb]);
+        b.attributes.normal!.needsUpdate = true;
+        expect(a.version).toBe(va);
+        const vb1 = b.version;
+        expect(vb1).toBeGreaterThan(vb);
+        a.attributes.uv!.needsUpdate = true;
+        expect(b.version).toBe(vb1);
+        expect(a.version).toBeGreaterThan(vb1);
+        // a geometry made later (a new stamp) leaves both as they were
+        const [va2, vb2] = [a.version, b.version];
+        make_box_geometry(2, 2, 2);
+        expect([a.version, b.version]).toEqual([va2, vb2]);
+    });
+
     it("names what is wrong with its arrays", () => {
         expect(() => new Geometry({ position: new Float32Array(8), index: Uint16Array.of(0, 1, 2) })).toThrow(/whole number of 3-float items/);
         expect(() => new Geometry({ position: new Float32Array(9), index: Uint16Array.of(0, 1) })).toThrow(/not a multiple of 3/);

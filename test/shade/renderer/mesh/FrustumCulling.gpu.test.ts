@@ -122,6 +122,35 @@ describe("GPU frustum culling on Dawn", () => {
             renderer.destroy();
         });
     });
+
+    it("a frozen mesh whose geometry is rewritten in place (flagged) is culled by its new bounds: drawn once its vertices come into view", async () => {
+        await with_gpu_device(async (device) => {
+            const scene = new Scene();
+            const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, feature_taa_enabled: false, resolution_scale: 1 });
+            const material = new StandardMaterial({ base_color: [1, 1, 1, 1], label: "white" });
+            const camera = renderer.view.camera;
+            camera.position.set([0, 0, 10]);
+            camera.target.set([0, 0, 0]);
+            // the box's vertices 30 units to the left: out of view; a second, still mesh keeps the frame's runs busy
+            const moved = make_box_geometry(1, 1, 1);
+            const position = moved.attributes.position.array;
+            const centred = position.slice();
+            for (let i = 0; i < position.length; i += 3) position[i] -= 30;
+            const box = scene.add(new Mesh(moved, material));
+            box.frozen = true;
+            const other = scene.add(new Mesh(make_box_geometry(1, 1, 1), material));
+            other.position.set([0, 3, 0]);
+            other.frozen = true;
+            renderer.render_frame();
+            renderer.render_frame();
+            expect(await culling_counts(renderer, device), "the other box alone").toBe(1);
+            position.set(centred);
+            moved.attributes.position.needsUpdate = true;
+            renderer.render_frame();
+            expect(await culling_counts(renderer, device), "both boxes, the first by its new bounds").toBe(2);
+            renderer.destroy();
+        });
+    });
 });
 
 async function culling_counts(renderer: Renderer, device: GPUDevice): Promise<number> {
