@@ -56,7 +56,7 @@ export class FrameSteps {
         draws.list = this.gbuffer.draw_list;
         draws.objects = this.gbuffer.objects;
         draws.culling = this.gbuffer.culling;
-        this.products.frame_start(frame, this.gbuffer, settings.scene);
+        this.products.frame_start(frame, this.gbuffer);
         registry.record_phase(FramePhase.FrameStart, frame);
 
         frame.enter(FramePhase.AfterGBuffer);

@@ -2,7 +2,6 @@ import type { FrameContext } from "../extension/FrameContext.js";
 import { FramePhase } from "../extension/FramePhase.js";
 import type { RenderExtensionRegistry } from "../extension/RenderExtensionRegistry.js";
 import type { Camera } from "../scene/Camera.js";
-import type { Scene } from "../scene/Scene.js";
 import type { GBufferStep } from "../steps/GBufferStep.js";
 import type { FrameProductClass } from "./FrameProduct.js";
 import { HalfResolutionColor } from "./HalfResolutionColor.js";
@@ -36,10 +35,11 @@ export class FrameProducts {
 
     /**
      * At FrameStart, before its extensions (after skinning): PrepassDepth when a FrameStart extension declares it
-     * (the G-buffer then draws over its depth). Otherwise nothing: the G-buffer builds and draws as ever.
+     * (the G-buffer then draws over its depth; the list both draw is built when the G-buffer records). Otherwise
+     * nothing: the G-buffer builds and draws as ever.
      */
-    frame_start(frame: FrameContext, gbuffer: GBufferStep, scene: Scene): void {
-        if (this.#required_from(PrepassDepth, FramePhase.FrameStart, FramePhase.FrameStart)) this.#prepass.record(frame, gbuffer, scene);
+    frame_start(frame: FrameContext, gbuffer: GBufferStep): void {
+        if (this.#required_from(PrepassDepth, FramePhase.FrameStart, FramePhase.FrameStart)) this.#prepass.record(frame, gbuffer);
     }
 
     /**

@@ -5,7 +5,6 @@ import { TextureResourceDescriptor } from "../../device/graph/TextureResourceDes
 import type { FrameContext } from "../extension/FrameContext.js";
 import { SURFACE_PULLED_WGSL, SURFACE_VERTEX_BUFFERS, SURFACE_VERTEX_BUFFERS_PULLED, SURFACE_WGSL, UV_VERTEX_BUFFERS_PULLED } from "../mesh/surface_wgsl.js";
 import { skinned_vertices_layout } from "../mesh/skinned_vertices.js";
-import type { Scene } from "../scene/Scene.js";
 import { draw_runs, GBUFFER_FORMATS, MESH_VERTEX_BUFFERS, type GBufferStep } from "../steps/GBufferStep.js";
 import { PrepassDepth } from "./PrepassDepth.js";
 
@@ -57,9 +56,10 @@ interface DeviceState {
 }
 
 /**
- * Makes `PrepassDepth`: builds the G-buffer's draw list (once: the G-buffer then draws it as built) and records
- * pass "depth prepass", which draws its opaque runs depth-only into the frame's depth; the G-buffer loads that
- * depth and tests "equal" against it (`GBufferStep.use_prepass_depth`).
+ * Makes `PrepassDepth`: records pass "depth prepass" (after the G-buffer's culling pass, which it places first),
+ * which draws the G-buffer's opaque runs depth-only into the frame's depth; the G-buffer loads that depth and
+ * tests "equal" against it (`GBufferStep.use_prepass_depth`). The draw list itself is built when the G-buffer
+ * records, after FrameStart's extensions: what they change in the scene is in this frame's prepass too.
  */
 export class PrepassDepthStep {
     #gbuffer: GBufferStep | null = null;
@@ -68,11 +68,13 @@ export class PrepassDepthStep {
     readonly #descriptor: GPURenderPassDescriptor = { label: "depth prepass", colorAttachments: [] };
 
     /** At FrameStart, before its extensions record (and after skinning, whose positions it draws). */
-    record(frame: FrameContext, gbuffer: GBufferStep, scene: Scene): void {
+    record(frame: FrameContext, gbuffer: GBufferStep): void {
         const w = frame.resolution[0];
         const h = frame.resolution[1];
         this.#gbuffer = gbuffer;
-        gbuffer.build(frame, scene);
+        // the culling pass ahead of this one (it writes the indirect draws both read); the list it culls is built
+        // later, when the G-buffer records, and both execute after that
+        gbuffer.add_cull(frame);
         const pass = frame.graph.add("depth prepass", this, execute_prepass);
         this.#depth = pass.write(pass.create("depth", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.depth, DEPTH_USAGE)));
         gbuffer.use_prepass_depth(frame, this.#depth);

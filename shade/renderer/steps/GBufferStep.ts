@@ -129,6 +129,8 @@ export class GBufferStep {
     #prepass_depth: FrameGraphHandle = -1;
     #prepass_serial = -1;
     #over_prepass = false;
+    // the frame whose culling pass is added (a prepass adds it before the list is built)
+    #cull_serial = -1;
     #camera: GPUBuffer | null = null;
     readonly #colors: GPURenderPassColorAttachment[] = [];
     readonly #descriptor: GPURenderPassDescriptor = { label: "gbuffer", colorAttachments: this.#colors };
@@ -144,12 +146,12 @@ export class GBufferStep {
 
     /**
      * Builds the frame's draw list (and takes the sky and camera) for the passes that draw it (`SceneDraws`: the
-     * shadow map's too). `record` calls it, unless a depth prepass did earlier this frame (`use_prepass_depth`).
+     * shadow map's and a depth prepass's too). `record` calls it.
      */
     build(frame: FrameContext, scene: Scene): void {
         this.draw_list.build(scene, this.objects, frame.view.camera.position, GPUGeometryCache.of(frame.device));
         // every slot's visible entry is written by it, so it runs whenever anything is drawn (culling or not)
-        if (this.objects.count > 0) frame.graph.add("gbuffer cull", this, execute_cull).make_side_effect();
+        if (this.objects.count > 0) this.add_cull(frame);
         const sky = scene.sky;
         this.#sky.r = sky[0];
         this.#sky.g = sky[1];
@@ -158,8 +160,18 @@ export class GBufferStep {
     }
 
     /**
-     * @internal A depth prepass drew this frame's draw list (built by `build`) into `depth`: `record` loads it and
-     * draws with depth-compare "equal" instead of building the list again and clearing a depth of its own.
+     * @internal Adds pass "gbuffer cull" (the visibility of every slot, the indirect draws) once this frame: from
+     * `build`, or earlier from a depth prepass, whose draws it must precede though the list is built later.
+     */
+    add_cull(frame: FrameContext): void {
+        if (this.#cull_serial === frame.frame_serial) return;
+        this.#cull_serial = frame.frame_serial;
+        frame.graph.add("gbuffer cull", this, execute_cull).make_side_effect();
+    }
+
+    /**
+     * @internal A depth prepass draws this frame's draw list into `depth`: `record` loads it and draws with
+     * depth-compare "equal" instead of clearing a depth of its own.
      */
     use_prepass_depth(frame: FrameContext, depth: FrameGraphHandle): void {
         this.#prepass_depth = depth;
@@ -173,7 +185,7 @@ export class GBufferStep {
         const over_prepass = this.#prepass_serial === frame.frame_serial;
         this.#prepass_serial = -1;
         this.#over_prepass = over_prepass;
-        if (!over_prepass) this.build(frame, scene);
+        this.build(frame, scene);
         const pass = frame.graph.add("gbuffer", this, execute_gbuffer);
         this.#albedo = pass.write(pass.create("gbuffer albedo", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.albedo, TARGET_USAGE)));
         this.#normal = pass.write(pass.create("gbuffer normal", TextureResourceDescriptor.of(w, h, GBUFFER_FORMATS.normal, TARGET_USAGE)));
@@ -248,6 +260,12 @@ export class GBufferStep {
         const device = execution.graphics;
         const state = this.device_state(device);
         const list = this.draw_list;
+        if (this.objects.count === 0) {
+            // added ahead of a prepass, before the list turned out empty: nothing to cull (the pass kept for its timing)
+            state.cull_descriptor.timestampWrites = execution.timestamp_writes;
+            execution.encoder.beginComputePass(state.cull_descriptor).end();
+            return;
+        }
         // the table first: it says how many levels of detail the visible slots are kept for
         this.culling.update_from(list, state.geometries);
         this.scene_group(device, state);

@@ -267,6 +267,49 @@ describe("PrepassDepth frame product on Dawn", () => {
         });
     });
 
+    it("a FrameStart requirer that moves a mesh while it records: the prepass and the G-buffer draw it where it went, that frame", async () => {
+        await with_gpu_device(async (device) => {
+            const errors: Error[] = [];
+            // the reference: the box where the mover will put it, no prepass
+            const placed = make_scene(device);
+            const box = placed.add(new Mesh(make_box_geometry(0.8, 0.8, 0.8), new StandardMaterial({ label: "moved box", base_color: [0.95, 0.9, 0.1, 1] })));
+            box.position.set([0.9, -0.9, 1.5]);
+            const plain = make_renderer(device, errors, placed);
+            const without = await picture(device, plain);
+
+            // the same box left of the view, moved by a FrameStart extension that requires the prepass
+            const moving = make_scene(device);
+            const mover_box = moving.add(new Mesh(make_box_geometry(0.8, 0.8, 0.8), new StandardMaterial({ label: "moved box", base_color: [0.95, 0.9, 0.1, 1] })));
+            mover_box.position.set([-6, -0.9, 1.5]);
+            const renderer = make_renderer(device, errors, moving);
+            class Mover extends DepthReader {
+                override record(frame: FrameContext): void {
+                    mover_box.position.set([0.9, -0.9, 1.5]);
+                    super.record(frame);
+                }
+            }
+            const mover = renderer.add_extension(new Mover("mover", FramePhase.FrameStart, [PrepassDepth], (f) => f.get(PrepassDepth).depth));
+            const with_prepass = await picture(device, renderer);
+            expect(errors).toEqual([]);
+            expect(with_prepass.passes).toContain("depth prepass");
+            // the box shows where it was moved to (its yellow in the albedo), and the frame equals the reference
+            const albedo = with_prepass.gbuffer.albedo;
+            let yellow = 0;
+            for (let i = 0; i < SIZE * SIZE; i++) if (albedo.data[i * 4] > 200 && albedo.data[i * 4 + 1] > 190 && albedo.data[i * 4 + 2] < 60) yellow++;
+            expect(yellow, "pixels of the moved box").toBeGreaterThan(40);
+            for (const t of ["albedo", "normal"] as const) {
+                expect(compare(with_prepass.gbuffer[t], without.gbuffer[t]).differing, `G-buffer ${t}`).toBe(0);
+            }
+            expect(compare(with_prepass.depth, without.depth).differing, "the G-buffer's depth").toBe(0);
+            // the requirer read the prepass's depth with the box in it
+            const early = await read_texture(device, mover.texture!);
+            for (let i = 0; i < SIZE * SIZE; i++) expect(early.data[i]).toBe(without.depth.data[i]);
+            mover.destroy();
+            plain.destroy();
+            renderer.destroy();
+        });
+    });
+
     it("without a requirer nothing changes: no depth prepass pass, and no pipeline made for one", async () => {
         await with_gpu_device(async (device) => {
             const labels: string[] = [];
