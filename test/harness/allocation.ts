@@ -14,6 +14,7 @@
 // the CPU between rounds, until the figures are accepted or the rounds run out. An allocation in our code is
 // there in every round, so it still fails.
 import { Session } from "node:inspector/promises";
+import { PerformanceObserver } from "node:perf_hooks";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -42,6 +43,38 @@ export function window_bytes(frame: () => void, n: number): number | null {
     const b1 = young_bytes();
     if (b1 < b0) return null;
     return Math.max(0, b1 - b0 - (c1 - c0)) / n;
+}
+
+/**
+ * Bytes per call of `frame` over a window of `frames` calls right after a full GC, told by a PerformanceObserver
+ * of GC entries instead of the young generation shrinking: a window any GC landed in is discarded and the next
+ * one halved (down to 8 calls). Throws when a GC landed in every window.
+ */
+export async function observed_bytes_per_frame(frame: () => void, frames: number): Promise<number> {
+    let gcs = 0;
+    const observer = new PerformanceObserver((list) => {
+        gcs += list.getEntries().length;
+    });
+    observer.observe({ entryTypes: ["gc"] });
+    const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+    try {
+        for (let n = frames; n >= 8; n >>= 1) {
+            gc();
+            await settle();
+            const before = gcs;
+            const c0 = young_bytes();
+            const c1 = young_bytes();
+            const b0 = young_bytes();
+            for (let i = 0; i < n; i++) frame();
+            const b1 = young_bytes();
+            // the observer's entries arrive after the loop yields
+            await settle();
+            if (gcs === before) return Math.max(0, b1 - b0 - (c1 - c0)) / n;
+        }
+    } finally {
+        observer.disconnect();
+    }
+    throw new Error("observed_bytes_per_frame: a GC landed in every window");
 }
 
 function median(values: number[]): number {

@@ -2,10 +2,8 @@
 // Zero allocation is asserted on a FAKE device (device-independent: every object it returns is made once), so
 // that Dawn's JS wrappers, which allocate per encoder and pass whatever our code does, are out of the count. A
 // positive control (one small object per frame from a mutated copy of the frame) shows the method sees it.
-import v8 from "node:v8";
-import vm from "node:vm";
-import { PerformanceObserver } from "node:perf_hooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { observed_bytes_per_frame } from "../../../harness/allocation.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { make_plane_geometry } from "../../../../shade/renderer/geometry/primitives/make_plane_geometry.js";
 import { Renderer } from "../../../../shade/renderer/Renderer.js";
@@ -16,47 +14,6 @@ import { GTAOExtension } from "../../../../shade/renderer/ao/GTAOExtension.js";
 import type { FullscreenPath } from "../../../../shade/renderer/fullscreen/FullscreenPath.js";
 import { TextureRenderTarget } from "../../../../shade/renderer/target/TextureRenderTarget.js";
 import { fake_gpu_device } from "../fake_gpu_device.js";
-
-let gcs = 0;
-const observer = new PerformanceObserver((list) => {
-    gcs += list.getEntries().length;
-});
-beforeAll(() => observer.observe({ entryTypes: ["gc"] }));
-afterAll(() => observer.disconnect());
-const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
-
-function full_gc(): void {
-    let gc = (globalThis as { gc?: () => void }).gc;
-    if (gc === undefined) {
-        v8.setFlagsFromString("--expose-gc");
-        gc = vm.runInNewContext("gc") as () => void;
-    }
-    gc();
-}
-
-function young_bytes(): number {
-    let bytes = 0;
-    for (const s of v8.getHeapSpaceStatistics()) {
-        if (s.space_name === "new_space" || s.space_name === "new_large_object_space") bytes += s.space_used_size;
-    }
-    return bytes;
-}
-
-async function bytes_per_frame(frame: () => void, frames: number): Promise<number> {
-    for (let n = frames; n >= 8; n >>= 1) {
-        full_gc();
-        await settle();
-        const before = gcs;
-        const c0 = young_bytes();
-        const c1 = young_bytes();
-        const b0 = young_bytes();
-        for (let i = 0; i < n; i++) frame();
-        const b1 = young_bytes();
-        await settle();
-        if (gcs === before) return Math.max(0, b1 - b0 - (c1 - c0)) / n;
-    }
-    throw new Error("a GC landed in every window");
-}
 
 function scene(): Scene {
     const s = new Scene();
@@ -87,11 +44,11 @@ describe("GTAOExtension allocation per steady frame", () => {
             expect(stats.render_passes + stats.compute_passes - passes, "passes per frame, GTAO's two among them").toBeGreaterThanOrEqual(7);
             if (path === "compute") expect(stats.compute_passes - compute_passes, "GTAO's two passes ran as compute").toBeGreaterThanOrEqual(2);
             const windows: number[] = [];
-            for (let i = 0; i < 3; i++) windows.push(await bytes_per_frame(frame, 1000));
+            for (let i = 0; i < 3; i++) windows.push(await observed_bytes_per_frame(frame, 1000));
             windows.sort((a, b) => a - b);
             allocate = true;
             for (let i = 0; i < 200; i++) frame();
-            const control = await bytes_per_frame(frame, 1000);
+            const control = await observed_bytes_per_frame(frame, 1000);
             console.log(`[alloc] FAKE device, GTAO (${path}): ${windows[1].toFixed(1)} young bytes/frame; positive control ${control.toFixed(1)}`);
             expect(kept).not.toBeNull();
             expect(stats.textures, "textures created in steady state").toBe(textures);
