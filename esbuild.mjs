@@ -33,14 +33,14 @@ function check_mode(mode) {
   if (mode !== 'dev' && mode !== 'prod') throw new Error(`esbuild.mjs: mode must be 'dev' or 'prod', got '${mode}'`);
 }
 
-/** The esbuild options of a mode (exported so tests can inspect them). */
-export function esbuild_options(mode) {
+/** The esbuild options of a mode, writing into `outdir` (exported so tests can inspect them). */
+export function esbuild_options(mode, outdir = out_dir(mode)) {
   check_mode(mode);
   const dev = mode === 'dev';
   return {
     absWorkingDir: ROOT,
     entryPoints: sample_names().map((name) => ({ in: join('samples', name, 'main.ts'), out: join(name, 'main') })),
-    outdir: out_dir(mode),
+    outdir,
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -124,8 +124,7 @@ ${items}
 `;
 }
 
-function write_statics(mode) {
-  const outdir = out_dir(mode);
+function write_statics(mode, outdir = out_dir(mode)) {
   const names = sample_names();
   for (const name of names) copy_static(join(SAMPLES_DIR, name), join(outdir, name));
   // the third-party models the samples load (samples/assets/, with their licences), beside the samples
@@ -137,16 +136,16 @@ function write_statics(mode) {
 
 /**
  * Builds every sample in one mode: 'dev' (debug checks on, source maps) into dist/dev, or 'prod'
- * (`__SHADE_DEBUG__` false, `DEBUG:` blocks dropped, minified) into dist/prod. Returns the output folder
- * and the sample names.
+ * (`__SHADE_DEBUG__` false, `DEBUG:` blocks dropped, minified) into dist/prod; into `outdir` instead where given
+ * (the browser tests run at once, each with a folder of its own: one build emptying a folder another test's
+ * page is loading from had hung that page). Returns the output folder and the sample names.
  */
-export async function build({ mode = 'dev' } = {}) {
+export async function build({ mode = 'dev', outdir = out_dir(mode) } = {}) {
   check_mode(mode);
-  const outdir = out_dir(mode);
   rmSync(outdir, { recursive: true, force: true });
   const names = sample_names();
-  if (names.length > 0) await esbuild.build(esbuild_options(mode));
-  write_statics(mode);
+  if (names.length > 0) await esbuild.build(esbuild_options(mode, outdir));
+  write_statics(mode, outdir);
   return { mode, outdir, samples: names };
 }
 

@@ -18,8 +18,9 @@ describe('models sample in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    await build({ mode: 'dev' });
-    server = static_server([out_dir('dev')]);
+    // a folder of its own: the browser tests build at once
+    const { outdir } = await build({ mode: 'dev', outdir: `${out_dir('dev')}-models-test` });
+    server = static_server([outdir]);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });

@@ -84,7 +84,8 @@ describe('hello sample in headless Chromium (WebGPU on SwiftShader)', () => {
 
   beforeAll(async () => {
     for (const mode of ['dev', 'prod'] as const) {
-      const { outdir, samples } = await build({ mode });
+      // a folder of its own: the browser tests build at once
+      const { outdir, samples } = await build({ mode, outdir: `${out_dir(mode)}-sample-test` });
       expect(samples).toContain('hello');
       const { server, url } = await serve_dir(outdir);
       servers.push(server);
@@ -101,7 +102,7 @@ describe('hello sample in headless Chromium (WebGPU on SwiftShader)', () => {
   it('the production bundle carries none of the record guards, the development bundle all of them', () => {
     // the sample's entry and the chunks it shares with the others (the build splits shared code into chunks/)
     const bundle = (mode: 'dev' | 'prod'): string => {
-      const dir = out_dir(mode);
+      const dir = `${out_dir(mode)}-sample-test`;
       const chunks = readdirSync(join(dir, 'chunks')).filter((f) => f.endsWith('.js'));
       return [join(dir, 'hello', 'main.js'), ...chunks.map((f) => join(dir, 'chunks', f))].map((f) => readFileSync(f, 'utf8')).join('\n');
     };
