@@ -112,8 +112,8 @@ export class Mesh {
      * off: from now on the mesh is where its matrix says. Call it whenever the matrix changes.
      */
     set_world_matrix(m: ArrayLike<number>, offset = 0): void {
-        const w = this.world_matrix;
-        for (let k = 0; k < 16; k++) w[k] = m[offset + k];
+        const d = this.data;
+        for (let k = 0; k < 16; k++) d[16 + k] = m[offset + k];
         this.matrix_auto_update = false;
         this.matrix_version++;
         if (this.#frozen) this.owner?.frozen_mesh_changed();
