@@ -149,15 +149,22 @@ export class AnimationPlayer {
     }
 
     /**
-     * Writes where the clips are into `out`: [seconds into the current clip, seconds into the previous one, how far
-     * the fade has come (0..1; 1 without one)]. For readers of the player's clock that sample elsewhere (a baked
-     * table): numbers in an array, not doubles across calls, so reading allocates nothing.
+     * Writes where the clips are into `out`: [seconds into the current clip, seconds into the previous one (0
+     * without a fade), how far the fade has come (0..1; 1 without one)]. For readers of the player's clock that
+     * sample elsewhere (a baked table): numbers in an array, not doubles across calls, so reading allocates nothing.
      */
     timing(out: Float64Array): void {
         out[0] = this.#current.state[TIME];
-        out[1] = this.#previous.state[TIME];
+        const previous = this.#previous;
+        // without a fade the previous clip's clock is not read (a crowd's players would each touch its array)
+        if (previous.clip === null) {
+            out[1] = 0;
+            out[2] = 1;
+            return;
+        }
+        out[1] = previous.state[TIME];
         const numbers = this.#numbers;
-        out[2] = this.#previous.clip === null ? 1 : Math.min(1, numbers[1] / numbers[2]);
+        out[2] = Math.min(1, numbers[1] / numbers[2]);
     }
 
     /** Advances the clips and the fade by `dt` seconds (times speed) without sampling: `pose` keeps what it had. */
