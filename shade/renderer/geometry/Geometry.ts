@@ -58,9 +58,10 @@ export class Geometry {
     #own_version = next_geometry_stamp();
     #detail_levels: readonly GeometryDetailLevel[] = [];
     #detail_stamp = 0;
-    // `version` as last worked out, and the last stamp then (see `version`)
+    // `version` as last worked out, the last stamp then and the attributes it was worked out from (see `version`)
     #version = 0;
     #version_stamp = -1;
+    readonly #version_attributes: (GeometryAttribute | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
 
     constructor(spec: GeometrySpec) {
         this.attributes = { position: new GeometryAttribute(spec.position, 3) };
@@ -119,13 +120,25 @@ export class Geometry {
         if (a.weights !== undefined) a.weights.needsUpdate = false;
     }
 
-    /** Moves with every `needsUpdate = true`, the geometry's or an attribute's; never repeats a value. */
+    /**
+     * Moves with every `needsUpdate = true`, the geometry's or an attribute's, and when an attribute is replaced
+     * (by a new one, or by another geometry's); never repeats a value.
+     */
     get version(): number {
-        // a frame of a still scene asks each geometry several times (culling, bundles, draws): the eight
-        // attributes' stamps are compared again only when some geometry somewhere was flagged since
-        const now = last_geometry_stamp();
-        if (now === this.#version_stamp) return this.#version;
+        // a frame of a still scene asks each geometry several times (culling, bundles, draws): the attributes'
+        // stamps are compared again only when some geometry somewhere was stamped since, or an attribute of this
+        // one was swapped for another (an older one would not have moved the stamp: that counts as a change)
         const a = this.attributes;
+        const seen = this.#version_attributes;
+        const still = last_geometry_stamp() === this.#version_stamp;
+        if (
+            still &&
+            a.position === seen[0] && a.color === seen[1] && a.normal === seen[2] && a.uv === seen[3] &&
+            a.uv1 === seen[4] && a.tangent === seen[5] && a.joints === seen[6] && a.weights === seen[7]
+        ) {
+            return this.#version;
+        }
+        if (still) this.#own_version = next_geometry_stamp();
         let v = this.#own_version;
         if (a.position.version > v) v = a.position.version;
         if (a.color !== undefined && a.color.version > v) v = a.color.version;
@@ -135,13 +148,26 @@ export class Geometry {
         if (a.tangent !== undefined && a.tangent.version > v) v = a.tangent.version;
         if (a.joints !== undefined && a.joints.version > v) v = a.joints.version;
         if (a.weights !== undefined && a.weights.version > v) v = a.weights.version;
+        seen[0] = a.position;
+        seen[1] = a.color;
+        seen[2] = a.normal;
+        seen[3] = a.uv;
+        seen[4] = a.uv1;
+        seen[5] = a.tangent;
+        seen[6] = a.joints;
+        seen[7] = a.weights;
         this.#version = v;
-        this.#version_stamp = now;
+        this.#version_stamp = last_geometry_stamp();
         return v;
     }
 
-    /** Moves only with the geometry's own `needsUpdate = true` (everything changed, the index included). */
+    /**
+     * Moves only with the geometry's own `needsUpdate = true` (everything changed, the index included) and when an
+     * attribute was swapped for another geometry's.
+     */
     get whole_version(): number {
+        // `version` notices a swapped attribute (and moves the geometry's own stamp for it)
+        void this.version;
         return this.#own_version;
     }
 

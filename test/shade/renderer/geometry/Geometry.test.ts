@@ -64,6 +64,21 @@ describe("Geometry", () => {
         expect([a.version, b.version]).toEqual([va2, vb2]);
     });
 
+    it("an attribute swapped for another geometry's older one moves the version (and the whole version) forward, with no stamp issued since", () => {
+        const old = make_box_geometry(1, 1, 1);
+        const g = make_box_geometry(2, 2, 2);
+        const [v, whole] = [g.version, g.whole_version];
+        expect(g.version).toBe(v);
+        g.attributes.uv = old.attributes.uv;
+        const v1 = g.version;
+        expect(v1).toBeGreaterThan(v);
+        expect(g.whole_version).toBeGreaterThan(whole);
+        expect(g.version).toBe(v1);
+        // swapped back: forward again, never an earlier value
+        g.attributes.uv = make_box_geometry(2, 2, 2).attributes.uv;
+        expect(g.version).toBeGreaterThan(v1);
+    });
+
     it("names what is wrong with its arrays", () => {
         expect(() => new Geometry({ position: new Float32Array(8), index: Uint16Array.of(0, 1, 2) })).toThrow(/whole number of 3-float items/);
         expect(() => new Geometry({ position: new Float32Array(9), index: Uint16Array.of(0, 1) })).toThrow(/not a multiple of 3/);
