@@ -12,7 +12,7 @@ import { load_level_with_models } from "../../../systems/model/load_level_with_m
 import { ModelSystem } from "../../../systems/model/ModelSystem.js";
 import { SceneSystem } from "../../../systems/scene/SceneSystem.js";
 import { FOX } from "../../engine/assets/asset_files.js";
-import { window_medians } from "../../harness/allocation.js";
+import { steady_bytes_per_frame, window_medians } from "../../harness/allocation.js";
 import { get_gpu } from "../../harness/index.js";
 
 describe("animated models: allocation per steady frame", () => {
@@ -46,8 +46,11 @@ describe("animated models: allocation per steady frame", () => {
             counter[0]++;
         };
         for (let i = 0; i < 3000; i++) frame();
-        const [bytes, reference] = window_medians([frame, idle], 200);
-        console.info(`animated models frame: ${bytes.toFixed(2)} bytes per frame (idle reference ${reference.toFixed(2)})`);
+        // in rounds until steady (a loaded machine can leave a function in a tier that boxes doubles for a while:
+        // once 4.8 B/frame in a full run, 0.48 alone); an allocation in the frame is there in every round
+        const reading = await steady_bytes_per_frame([frame, idle], { window: 200, accept: ([b, r]) => b <= r + 4 });
+        const [bytes, reference] = reading.medians;
+        console.info(`animated models frame: ${bytes.toFixed(2)} bytes per frame (idle reference ${reference.toFixed(2)}; ${reading.rounds} rounds)${reading.accepted ? "" : `\n  ${reading.sites.join("\n  ")}`}`);
         expect(bytes).toBeLessThanOrEqual(reference + 4);
         positive[0] = 1;
         for (let i = 0; i < 500; i++) frame();
