@@ -9,6 +9,7 @@
 //   knobs: BENCH_SIZE=1920x1080 BENCH_UNITS=200,2000 BENCH_FRAMES=240 BENCH_WARM=60 BENCH_FULLSCREEN=auto|raster|compute
 //          BENCH_ASSETS=<folder of the level's models, default samples/assets/> BENCH_LOD=off|<ratio>@<screen size>,... (the Foxes' levels of detail) BENCH_PNG=<prefix> (the last frame, as a picture)
 //          BENCH_CPU_PROFILE=<prefix> (a V8 CPU profile of the timed frames, <prefix><units>.cpuprofile: build with --keep-names)
+//          BENCH_GPU_TIMING=0 (no GPU timer: the CPU of a frame without timestamp writes; no GPU figures)
 import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import * as dawn from "webgpu";
@@ -28,6 +29,7 @@ const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
 const WARM = Number(process.env.BENCH_WARM ?? 60);
 const FULLSCREEN = (process.env.BENCH_FULLSCREEN ?? "auto") as FullscreenPath;
 const STEP = 1 / 60;
+const GPU_TIMING = process.env.BENCH_GPU_TIMING !== "0";
 const LEVEL_URL = new URL("../samples/skirmish/levels/skirmish.json", import.meta.url);
 
 interface LevelEntity {
@@ -79,7 +81,7 @@ function detail_levels(): DetailLevelTarget[] | undefined {
 async function measure(units: number): Promise<void> {
     const target = new TextureRenderTarget(width, height);
     const errors: Error[] = [];
-    const engine = new Engine({ graphics: { gpu: instance, target, fullscreen_paths: FULLSCREEN, on_error: (e) => errors.push(e) } });
+    const engine = new Engine({ graphics: { gpu: instance, target, fullscreen_paths: FULLSCREEN, gpu_timing: GPU_TIMING, on_error: (e) => errors.push(e) } });
     const camera = engine.graphics.view.camera;
     camera.position.set([0, 21, 25]);
     camera.target.set([0, 0, 1.5]);
@@ -171,6 +173,6 @@ async function measure(units: number): Promise<void> {
 
 const adapter = await instance.requestAdapter();
 const info = adapter?.info;
-console.log(`adapter: ${info?.vendor} ${info?.architecture} ${info?.device}; ${width}x${height}; ${FRAMES} frames after ${WARM} warm; fullscreen_paths ${FULLSCREEN}; levels of detail ${process.env.BENCH_LOD ?? "the level's"}; timestamps not quantized`);
+console.log(`adapter: ${info?.vendor} ${info?.architecture} ${info?.device}; ${width}x${height}; ${FRAMES} frames after ${WARM} warm; fullscreen_paths ${FULLSCREEN}; gpu timing ${GPU_TIMING ? "on" : "off"}; levels of detail ${process.env.BENCH_LOD ?? "the level's"}; timestamps not quantized`);
 for (const units of UNITS) await measure(units);
 process.exit(0);
