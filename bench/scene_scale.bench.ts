@@ -6,7 +6,7 @@
 //   BENCH_SIZES=10000,100000, BENCH_FRAMES=60, BENCH_GBUFFER_BUNDLES=0, BENCH_CULLING=0 (no GPU frustum culling), BENCH_DEVICE=fake (the tests' FAKE device:
 //   our code's CPU alone, without Dawn's encoding and SwiftShader's threads; no GPU figures),
 //   BENCH_CPU_PROFILE=<prefix> (a V8 CPU profile of the timed frames, <prefix><meshes>.cpuprofile: build with --keep-names).
-// The still meshes are frozen (`Mesh.frozen`), the moving 1% are not. CPU = `render_frame` minus `queue.submit`
+// The still meshes are frozen (`Mesh.frozen`), the moving 1% are not. CPU = `render_frame` minus `queue.submit` (printed apart)
 // (on SwiftShader submit runs GPU work on the calling thread), after 10 warm frames; the moves (1,000 position
 // writes at 100,000) are outside the timed span. Dawn's timestamp quantization is off.
 import { writeFileSync } from "node:fs";
@@ -106,6 +106,7 @@ async function measure(device: GPUDevice, count: number, shapes: Geometry[], mat
         await device.queue.onSubmittedWorkDone();
     }
     const cpu: number[] = [];
+    const submit: number[] = [];
     const gpu = new Map<string, number[]>();
     const profile = process.env.BENCH_CPU_PROFILE;
     const session = profile === undefined ? null : new Session();
@@ -121,6 +122,7 @@ async function measure(device: GPUDevice, count: number, shapes: Geometry[], mat
         const t0 = performance.now();
         renderer.render_frame();
         cpu.push(performance.now() - t0 - submits_timer.ms);
+        submit.push(submits_timer.ms);
         await device.queue.onSubmittedWorkDone();
         const timer = renderer.timer;
         if (timer !== null) {
@@ -139,7 +141,7 @@ async function measure(device: GPUDevice, count: number, shapes: Geometry[], mat
     const runs = renderer.gbuffer_draw_list.opaque_run_count;
     await device.queue.onSubmittedWorkDone();
     renderer.destroy();
-    return { count, cpu_ms: median(cpu), runs, gpu: [...gpu].map(([name, ms]) => ({ name, ms: median(ms) })) };
+    return { count, cpu_ms: median(cpu), submit_ms: median(submit), runs, gpu: [...gpu].map(([name, ms]) => ({ name, ms: median(ms) })) };
 }
 
 async function open_device(): Promise<{ device: GPUDevice; info: { vendor: string; architecture: string; device: string; description: string } }> {
@@ -171,8 +173,8 @@ for (const count of SIZES) {
     results.push(r);
     const total = r.gpu.reduce((sum, g) => sum + g.ms, 0);
     const steps = r.gpu.map((g) => `${g.name} ${g.ms.toFixed(3)}`).join(", ") || "(no timestamp-query)";
-    console.log(`${String(count).padStart(7)} meshes: CPU ${r.cpu_ms.toFixed(3)} ms/frame record+encode (median); ${r.runs} G-buffer runs; GPU ${total.toFixed(3)} ms: ${steps}`);
+    console.log(`${String(count).padStart(7)} meshes: CPU ${r.cpu_ms.toFixed(3)} ms/frame record+encode (median), submit ${r.submit_ms.toFixed(3)}; ${r.runs} G-buffer runs; GPU ${total.toFixed(3)} ms: ${steps}`);
 }
 if (results.length === 2) console.log(`CPU ${results[1].count}/${results[0].count}: ${(results[1].cpu_ms / results[0].cpu_ms).toFixed(2)}x`);
-console.log(JSON.stringify({ bench: "scene_scale", adapter: `${info.vendor} ${info.architecture} ${info.device}`.trim(), size: `${width}x${height}`, frozen: FROZEN, results: results.map((r) => ({ meshes: r.count, cpu_ms: r.cpu_ms, runs: r.runs, gpu: Object.fromEntries(r.gpu.map((g) => [g.name, g.ms])) })) }));
+console.log(JSON.stringify({ bench: "scene_scale", adapter: `${info.vendor} ${info.architecture} ${info.device}`.trim(), size: `${width}x${height}`, frozen: FROZEN, results: results.map((r) => ({ meshes: r.count, cpu_ms: r.cpu_ms, submit_ms: r.submit_ms, runs: r.runs, gpu: Object.fromEntries(r.gpu.map((g) => [g.name, g.ms])) })) }));
 device.destroy();
