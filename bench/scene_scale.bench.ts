@@ -6,9 +6,9 @@
 //   BENCH_SIZES=10000,100000, BENCH_FRAMES=60, BENCH_GBUFFER_BUNDLES=0, BENCH_CULLING=0 (no GPU frustum culling), BENCH_DEVICE=fake (the tests' FAKE device:
 //   our code's CPU alone, without Dawn's encoding and SwiftShader's threads; no GPU figures),
 //   BENCH_CPU_PROFILE=<prefix> (a V8 CPU profile of the timed frames, <prefix><meshes>.cpuprofile: build with --keep-names).
-// The still meshes are frozen (`Mesh.frozen`), the moving 1% are not. CPU = `render_frame` minus `queue.submit` (printed apart)
-// (on SwiftShader submit runs GPU work on the calling thread), after 10 warm frames; the moves (1,000 position
-// writes at 100,000) are outside the timed span. Dawn's timestamp quantization is off.
+// The still meshes are frozen (`Mesh.frozen`), the moving 1% are not. CPU = `render_frame` minus `queue.submit`
+// (printed apart: on SwiftShader submit runs GPU work on the calling thread), after 10 warm frames; the moves (1,000
+// position writes at 100,000) are outside the timed span. Dawn's timestamp quantization is off.
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { create, globals } from "webgpu";
