@@ -46,11 +46,11 @@ export function window_bytes(frame: () => void, n: number): number | null {
 }
 
 /**
- * Bytes per call of `frame` over a window of `frames` calls right after a full GC, told by a PerformanceObserver
- * of GC entries instead of the young generation shrinking: a window any GC landed in is discarded and the next
- * one halved (down to 8 calls). Throws when a GC landed in every window.
+ * Bytes per call of `frame` over a window of up to `frames` calls right after a full GC (and the window's length),
+ * told by a PerformanceObserver of GC entries instead of the young generation shrinking: a window any GC landed in
+ * is discarded and the next one halved (down to 8 calls). Throws when a GC landed in every window.
  */
-export async function observed_bytes_per_frame(frame: () => void, frames: number): Promise<number> {
+export async function observed_bytes_per_frame(frame: () => void, frames: number): Promise<{ bytes: number; frames: number }> {
     let gcs = 0;
     const observer = new PerformanceObserver((list) => {
         gcs += list.getEntries().length;
@@ -69,7 +69,7 @@ export async function observed_bytes_per_frame(frame: () => void, frames: number
             const b1 = young_bytes();
             // the observer's entries arrive after the loop yields
             await settle();
-            if (gcs === before) return Math.max(0, b1 - b0 - (c1 - c0)) / n;
+            if (gcs === before) return { bytes: Math.max(0, b1 - b0 - (c1 - c0)) / n, frames: n };
         }
     } finally {
         observer.disconnect();

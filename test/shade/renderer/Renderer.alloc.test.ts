@@ -12,8 +12,6 @@
 // (device-independent: every object it returns is made once), which leaves the renderer's own code as the only
 // thing that can allocate; on Dawn the test reports what a frame allocates, wrappers included, and asserts a
 // loose bound only. A positive control shows that the measurement sees one small object per frame.
-import v8 from "node:v8";
-import vm from "node:vm";
 import { PerformanceObserver, constants, performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FrameGraphHandle } from "../../../shade/device/graph/FrameGraphHandle.js";
@@ -38,6 +36,7 @@ import { Scene } from "../../../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../../../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../../../shade/renderer/target/TextureRenderTarget.js";
 import type { FullscreenPath } from "../../../shade/renderer/fullscreen/FullscreenPath.js";
+import { gc, observed_bytes_per_frame } from "../../harness/allocation.js";
 import { with_gpu_device } from "../../harness/index.js";
 import { fake_gpu_device, type FakeDeviceStats } from "./fake_gpu_device.js";
 
@@ -147,45 +146,6 @@ const observer = new PerformanceObserver((list) => {
 /** Lets queued GC entries reach the observer. */
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
 
-function full_gc(): void {
-    let gc = (globalThis as { gc?: () => void }).gc;
-    if (gc === undefined) {
-        v8.setFlagsFromString("--expose-gc");
-        gc = vm.runInNewContext("gc") as () => void;
-    }
-    gc();
-}
-
-/** Bytes in the young generation now. */
-function young_bytes(): number {
-    let bytes = 0;
-    for (const s of v8.getHeapSpaceStatistics()) {
-        if (s.space_name === "new_space" || s.space_name === "new_large_object_space") bytes += s.space_used_size;
-    }
-    return bytes;
-}
-
-/**
- * Young-generation bytes per call of `frame`, over `frames` calls right after a full GC. If a GC lands in the
- * window anyway (the reading would be meaningless), the window is halved and run again.
- */
-async function young_bytes_per_frame(frame: () => void, frames: number): Promise<{ bytes: number; frames: number }> {
-    for (let n = frames; n >= 8; n >>= 1) {
-        full_gc();
-        await settle();
-        const gcs = minor_gcs + major_gcs;
-        // the reading allocates its own array of statistics: calibrate it with an empty window
-        const c0 = young_bytes();
-        const c1 = young_bytes();
-        const b0 = young_bytes();
-        for (let i = 0; i < n; i++) frame();
-        const b1 = young_bytes();
-        await settle();
-        if (minor_gcs + major_gcs === gcs) return { bytes: Math.max(0, b1 - b0 - (c1 - c0)) / n, frames: n };
-    }
-    throw new Error("young_bytes_per_frame: a GC landed in every window, down to 8 frames");
-}
-
 function median(values: readonly number[]): number {
     const sorted = [...values].sort((a, b) => a - b);
     const mid = sorted.length >> 1;
@@ -194,7 +154,7 @@ function median(values: readonly number[]): number {
 
 /** Minor (young-generation) GCs over `frames` calls of `frame`, after a full GC. */
 async function minor_gcs_over(frame: () => void, frames: number): Promise<number> {
-    full_gc();
+    gc();
     await settle();
     const before = minor_gcs;
     for (let i = 0; i < frames; i++) frame();
@@ -348,7 +308,7 @@ async function expect_no_allocation(renderer: Renderer, stats: FakeDeviceStats, 
 
     // a window now and then catches the JIT settling: the median of three
     const windows: number[] = [];
-    for (let i = 0; i < 3; i++) windows.push((await young_bytes_per_frame(frame, FAKE_WINDOW)).bytes);
+    for (let i = 0; i < 3; i++) windows.push((await observed_bytes_per_frame(frame, FAKE_WINDOW)).bytes);
     const bytes = median(windows);
     const minor = await minor_gcs_over(frame, FAKE_COUNTED);
     console.log(
@@ -437,9 +397,9 @@ describe("Renderer allocation per steady frame", () => {
         const off: number[] = [];
         for (let round = 0; round < 3; round++) {
             leaky.allocating = true;
-            on.push((await young_bytes_per_frame(frame, FAKE_WINDOW)).bytes);
+            on.push((await observed_bytes_per_frame(frame, FAKE_WINDOW)).bytes);
             leaky.allocating = false;
-            off.push((await young_bytes_per_frame(frame, FAKE_WINDOW)).bytes);
+            off.push((await observed_bytes_per_frame(frame, FAKE_WINDOW)).bytes);
         }
         const saved = median(on.map((b, i) => b - off[i]));
         console.log(
@@ -468,7 +428,7 @@ describe("Renderer allocation per steady frame", () => {
             await device.queue.onSubmittedWorkDone();
             const warm_ms = performance.now() - started;
 
-            const window = await young_bytes_per_frame(frame, DAWN_WINDOW);
+            const window = await observed_bytes_per_frame(frame, DAWN_WINDOW);
             await device.queue.onSubmittedWorkDone();
             const minor = await minor_gcs_over(frame, DAWN_COUNTED);
             await device.queue.onSubmittedWorkDone();

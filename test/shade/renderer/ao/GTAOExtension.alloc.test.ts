@@ -44,11 +44,11 @@ describe("GTAOExtension allocation per steady frame", () => {
             expect(stats.render_passes + stats.compute_passes - passes, "passes per frame, GTAO's two among them").toBeGreaterThanOrEqual(7);
             if (path === "compute") expect(stats.compute_passes - compute_passes, "GTAO's two passes ran as compute").toBeGreaterThanOrEqual(2);
             const windows: number[] = [];
-            for (let i = 0; i < 3; i++) windows.push(await observed_bytes_per_frame(frame, 1000));
+            for (let i = 0; i < 3; i++) windows.push((await observed_bytes_per_frame(frame, 1000)).bytes);
             windows.sort((a, b) => a - b);
             allocate = true;
             for (let i = 0; i < 200; i++) frame();
-            const control = await observed_bytes_per_frame(frame, 1000);
+            const control = (await observed_bytes_per_frame(frame, 1000)).bytes;
             console.log(`[alloc] FAKE device, GTAO (${path}): ${windows[1].toFixed(1)} young bytes/frame; positive control ${control.toFixed(1)}`);
             expect(kept).not.toBeNull();
             expect(stats.textures, "textures created in steady state").toBe(textures);

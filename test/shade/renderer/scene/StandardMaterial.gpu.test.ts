@@ -29,6 +29,18 @@ function two_texels(device: GPUDevice, left: number[], right: number[]): GPUText
     return texture;
 }
 
+/** A 3x3 plane whose first uv set is pinned to the left texel and whose second is the plane's real uvs. */
+function two_uv_sets_plane(): Geometry {
+    const plane = make_plane_geometry(3, 3);
+    return new Geometry({
+        position: plane.attributes.position.array,
+        normal: plane.attributes.normal!.array,
+        uv: new Float32Array(plane.vertex_count * 2).fill(0.1),
+        uv1: plane.attributes.uv!.array,
+        index: plane.index,
+    });
+}
+
 const NEAREST = { mag_filter: "nearest", min_filter: "nearest", mipmap_filter: "nearest", mipmaps: false } as const;
 
 interface Frame {
@@ -93,15 +105,7 @@ describe("StandardMaterial on Dawn", () => {
 
     it("uv set 1: a texture on uv1 follows the geometry's second uv set, not the first", async () => {
         await with_gpu_device(async (device) => {
-            const plane = make_plane_geometry(3, 3);
-            // the first set pinned to the left texel; the second the plane's real uvs
-            const geometry = new Geometry({
-                position: plane.attributes.position.array,
-                normal: plane.attributes.normal!.array,
-                uv: new Float32Array(plane.vertex_count * 2).fill(0.1),
-                uv1: plane.attributes.uv!.array,
-                index: plane.index,
-            });
+            const geometry = two_uv_sets_plane();
             const red_green = two_texels(device, [255, 0, 0, 255], [0, 255, 0, 255]);
             const on = (uv_set: 0 | 1) => new MaterialTexture(red_green, { uv_set, sampler: NEAREST });
             const left_right = (frame: Frame) => [pixel_at(frame.albedo, SIZE / 4, SIZE / 2).slice(0, 3), pixel_at(frame.albedo, (3 * SIZE) / 4, SIZE / 2).slice(0, 3)];
@@ -112,15 +116,7 @@ describe("StandardMaterial on Dawn", () => {
 
     it("a texture slot assigned after the first frame, moved to the other uv set and emptied: each frame draws what the slot holds, frozen or not", async () => {
         await with_gpu_device(async (device) => {
-            const plane = make_plane_geometry(3, 3);
-            // the first uv set pinned to the left texel; the second the plane's real uvs
-            const geometry = new Geometry({
-                position: plane.attributes.position.array,
-                normal: plane.attributes.normal!.array,
-                uv: new Float32Array(plane.vertex_count * 2).fill(0.1),
-                uv1: plane.attributes.uv!.array,
-                index: plane.index,
-            });
+            const geometry = two_uv_sets_plane();
             const red_green = two_texels(device, [255, 0, 0, 255], [0, 255, 0, 255]);
             for (const frozen of [false, true]) {
                 const scene = new Scene();

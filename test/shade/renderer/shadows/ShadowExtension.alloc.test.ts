@@ -46,11 +46,11 @@ describe("ShadowExtension allocation per steady frame", () => {
             // gbuffer, shadows, lighting, TAA resolve, tonemap + sharpen (fused): at least five
             expect(stats.render_passes - passes, "render passes per frame, the shadow pass among them").toBeGreaterThanOrEqual(5);
             const windows: number[] = [];
-            for (let i = 0; i < 3; i++) windows.push(await observed_bytes_per_frame(frame, 1000));
+            for (let i = 0; i < 3; i++) windows.push((await observed_bytes_per_frame(frame, 1000)).bytes);
             windows.sort((a, b) => a - b);
             allocate = true;
             for (let i = 0; i < 200; i++) frame();
-            const control = await observed_bytes_per_frame(frame, 1000);
+            const control = (await observed_bytes_per_frame(frame, 1000)).bytes;
             console.log(`[alloc] FAKE device, shadows (3 cascades, ${gpu_culling ? "GPU" : "CPU"} culling): ${windows[1].toFixed(1)} young bytes/frame; positive control ${control.toFixed(1)}`);
             expect(kept).not.toBeNull();
             expect(stats.textures, "textures created in steady state").toBe(textures);
