@@ -9,8 +9,6 @@
 // The still meshes are frozen (`Mesh.frozen`), the moving 1% are not. CPU = `render_frame` minus `queue.submit`
 // (printed apart: on SwiftShader submit runs GPU work on the calling thread), after 10 warm frames; the moves (1,000
 // position writes at 100,000) are outside the timed span. Dawn's timestamp quantization is off.
-import { writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
 import { create, globals } from "webgpu";
 import type { Geometry } from "../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../shade/renderer/geometry/primitives/make_box_geometry.js";
@@ -23,6 +21,7 @@ import { PointLight } from "../shade/renderer/scene/PointLight.js";
 import { Scene } from "../shade/renderer/scene/Scene.js";
 import { StandardMaterial } from "../shade/renderer/scene/StandardMaterial.js";
 import { TextureRenderTarget } from "../shade/renderer/target/TextureRenderTarget.js";
+import { CpuProfile } from "./cpu_profile.js";
 import { median, SubmitTimer } from "./submit_timer.js";
 
 if (process.env.BENCH_DEVICE !== "fake") Object.assign(globalThis, globals);
@@ -108,14 +107,8 @@ async function measure(device: GPUDevice, count: number, shapes: Geometry[], mat
     const cpu: number[] = [];
     const submit: number[] = [];
     const gpu = new Map<string, number[]>();
-    const profile = process.env.BENCH_CPU_PROFILE;
-    const session = profile === undefined ? null : new Session();
-    if (session !== null) {
-        session.connect();
-        await session.post("Profiler.enable");
-        await session.post("Profiler.setSamplingInterval", { interval: 100 });
-        await session.post("Profiler.start");
-    }
+    const profile = await CpuProfile.from_env();
+    await profile?.start();
     for (let i = 0; i < FRAMES; i++) {
         move();
         submits_timer.reset();
@@ -133,11 +126,7 @@ async function measure(device: GPUDevice, count: number, shapes: Geometry[], mat
             }
         }
     }
-    if (session !== null) {
-        const { profile: recorded } = await session.post("Profiler.stop");
-        writeFileSync(`${profile}${count}.cpuprofile`, JSON.stringify(recorded));
-        session.disconnect();
-    }
+    await profile?.stop(count);
     const runs = renderer.gbuffer_draw_list.opaque_run_count;
     await device.queue.onSubmittedWorkDone();
     renderer.destroy();

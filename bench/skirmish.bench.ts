@@ -10,8 +10,8 @@
 //          BENCH_ASSETS=<folder of the level's models, default samples/assets/> BENCH_LOD=off|<ratio>@<screen size>,... (the Foxes' levels of detail) BENCH_PNG=<prefix> (the last frame, as a picture)
 //          BENCH_CPU_PROFILE=<prefix> (a V8 CPU profile of the timed frames, <prefix><units>.cpuprofile: build with --keep-names)
 //          BENCH_GPU_TIMING=0 (no GPU timer: the CPU of a frame without timestamp writes; no GPU figures)
-import { readFileSync, writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
+import { readFileSync } from "node:fs";
+import { CpuProfile } from "./cpu_profile.js";
 import * as dawn from "webgpu";
 import { Engine } from "../engine/Engine.js";
 import type { FullscreenPath } from "../shade/renderer/fullscreen/FullscreenPath.js";
@@ -114,15 +114,9 @@ async function measure(units: number): Promise<void> {
     }
     const update_ms: number[] = [];
     const render_ms: number[] = [];
-    const profile = process.env.BENCH_CPU_PROFILE;
-    const session = profile === undefined ? null : new Session();
-    if (session !== null) {
-        session.connect();
-        await session.post("Profiler.enable");
-        await session.post("Profiler.setSamplingInterval", { interval: 100 });
-    }
+    const profile = await CpuProfile.from_env();
     for (let f = 0; f < WARM + FRAMES; f++) {
-        if (f === WARM && session !== null) await session.post("Profiler.start");
+        if (f === WARM && profile !== null) await profile.start();
         const t0 = performance.now();
         engine.update(STEP);
         level.after_update();
@@ -139,11 +133,7 @@ async function measure(units: number): Promise<void> {
         }
         await device.queue.onSubmittedWorkDone();
     }
-    if (session !== null) {
-        const { profile: recorded } = await session.post("Profiler.stop");
-        writeFileSync(`${profile}${units}.cpuprofile`, JSON.stringify(recorded));
-        session.disconnect();
-    }
+    await profile?.stop(units);
     // the timer's last batch
     for (let i = 0; i < 16; i++) {
         engine.render();
