@@ -90,9 +90,6 @@ export class MeshDrawList {
     #spare: DrawRecords[] = [new DrawRecords(), new DrawRecords()];
     #build = 0;
     #moved = 0;
-    // the texture bits of the material last seen this build (slots may change between frames: worked out anew)
-    #bits_material: StandardMaterial | null = null;
-    #bits = 0;
     // where skinned meshes' batches are found this build (null: every skinned mesh drawn alone)
     #geometries: GPUGeometryCache | null = null;
     #batch: SkinBatch | null = null;
@@ -141,7 +138,6 @@ export class MeshDrawList {
         if (change === 2 || scene !== this.#sorted_scene || scene.version !== this.#sorted_version) this.#sort(scene);
         objects.clear();
         this.#build++;
-        this.#bits_material = null;
         this.#moved = 0;
         this.opaque_run_count = 0;
         this.batch_run_count = 0;
@@ -251,12 +247,8 @@ export class MeshDrawList {
         }
         this.#batch = batch;
         const material = mesh.material;
-        // meshes come sorted by material key: a material's texture bits are worked out once per run of it
-        if (material !== this.#bits_material) {
-            this.#bits_material = material;
-            this.#bits = texture_bits(material);
-        }
-        const bits = this.#bits;
+        // kept by the material as its slots are assigned: two reads, no cache needed
+        const bits = texture_bits(material);
         const flags =
             GBufferFlags.lit |
             (material.base_color_texture !== null ? GBufferFlags.textured : 0) |

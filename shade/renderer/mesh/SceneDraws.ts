@@ -11,9 +11,8 @@ import type { ObjectBuffer } from "./ObjectBuffer.js";
  * instead of writing each mesh's data a second time. The list is built by the G-buffer step, after FrameStart's
  * extensions record (they may still change the scene: a material's texture, say): read it in a pass's execute,
  * never in record. There, `objects.upload(device)` returns the storage buffer (the first caller of the frame
- * uploads what changed), and after `culling.update_from(list, geometries)`
- * `culling.runs(device)` the run table's. A slot whose flags (`ids.z`) hold `OBJECT_CASTS_SHADOWS` is a mesh with
- * `cast_shadows`. Carried at every phase, published by the renderer at FrameStart before that phase's extensions
+ * uploads what changed), and after `culling.update_from(list, geometries)` `culling.runs(device)` the run table's.
+ * A slot whose flags (`ids.z`) hold `OBJECT_CASTS_SHADOWS` is a mesh with `cast_shadows`. Carried at every phase, published by the renderer at FrameStart before that phase's extensions
  * record; the list and buffers are the G-buffer step's: read them, never write them.
  */
 export class SceneDraws extends FrameRecord {
