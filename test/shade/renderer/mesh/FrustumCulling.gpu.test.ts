@@ -3,6 +3,7 @@
 // Each pose is drawn twice, culled (indirect draws of what the visibility pass let through) and not (every object
 // drawn directly); the pictures must be the same, and the culled frames must have drawn fewer instances.
 import { describe, expect, it } from "vitest";
+import { GeometryAttribute } from "../../../../shade/renderer/geometry/GeometryAttribute.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 import { make_cylinder_geometry } from "../../../../shade/renderer/geometry/primitives/make_cylinder_geometry.js";
 import { make_sphere_geometry } from "../../../../shade/renderer/geometry/primitives/make_sphere_geometry.js";
@@ -123,7 +124,7 @@ describe("GPU frustum culling on Dawn", () => {
         });
     });
 
-    it("a frozen mesh whose geometry is rewritten in place (flagged) is culled by its new bounds: drawn once its vertices come into view", async () => {
+    it("a frozen mesh whose geometry is rewritten in place (flagged) or given another position attribute (no flag) is culled by its new bounds that frame", async () => {
         await with_gpu_device(async (device) => {
             const scene = new Scene();
             const renderer = new Renderer({ device, target: new TextureRenderTarget(SIZE, SIZE), scene, feature_taa_enabled: false, resolution_scale: 1 });
@@ -148,6 +149,16 @@ describe("GPU frustum culling on Dawn", () => {
             moved.attributes.position.needsUpdate = true;
             renderer.render_frame();
             expect(await culling_counts(renderer, device), "both boxes, the first by its new bounds").toBe(2);
+            // an attribute object swapped in with no flag: out of view again that very frame, then back
+            const away = centred.slice();
+            for (let i = 0; i < away.length; i += 3) away[i] += 30;
+            const original = moved.attributes.position;
+            moved.attributes.position = new GeometryAttribute(away, 3);
+            renderer.render_frame();
+            expect(await culling_counts(renderer, device), "the swapped-in vertices are out of view").toBe(1);
+            moved.attributes.position = original;
+            renderer.render_frame();
+            expect(await culling_counts(renderer, device), "the first attribute swapped back").toBe(2);
             renderer.destroy();
         });
     });
