@@ -1,5 +1,4 @@
 import { GeometryAttribute } from "./GeometryAttribute.js";
-import { GeometryAttributeSet } from "./GeometryAttributeSet.js";
 import { last_geometry_stamp, next_geometry_stamp } from "./geometry_stamp.js";
 import { check_detail_levels, type GeometryDetailLevel } from "./GeometryDetail.js";
 
@@ -50,8 +49,7 @@ export interface GeometrySpec {
  * the flag. Setting the flag bumps `version`, which is what renderers compare, so several batches or
  * renderers sharing one geometry each see the change even though the first to upload clears the flag.
  * Where only some attributes changed in place, flag those instead (`attributes.position.needsUpdate = true`):
- * that moves `version` as well, and the dynamic mesh path uploads just them. An attribute object put in place of
- * another (`attributes.uv = new GeometryAttribute(...)`) needs no flag: the geometry sees it as it is set.
+ * that moves `version` as well, and the dynamic mesh path uploads just them.
  */
 export class Geometry {
     readonly attributes: GeometryAttributes;
@@ -60,15 +58,13 @@ export class Geometry {
     #own_version = next_geometry_stamp();
     #detail_levels: readonly GeometryDetailLevel[] = [];
     #detail_stamp = 0;
-    // `version` as last worked out and the last stamp then (see `version`)
+    // `version` as last worked out, the last stamp then and the attributes it was worked out from (see `version`)
     #version = 0;
     #version_stamp = -1;
+    readonly #version_attributes: (GeometryAttribute | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
 
     constructor(spec: GeometrySpec) {
-        // an attribute object put in a slot (another geometry's, even an older one) stamps the geometry anew
-        this.attributes = new GeometryAttributeSet(new GeometryAttribute(spec.position, 3), () => {
-            this.#own_version = next_geometry_stamp();
-        });
+        this.attributes = { position: new GeometryAttribute(spec.position, 3) };
         const vertices = this.attributes.position.count;
         if (spec.color !== undefined) this.attributes.color = per_vertex("color", spec.color, 4, vertices);
         if (spec.normal !== undefined) this.attributes.normal = per_vertex("normal", spec.normal, 3, vertices);
@@ -130,10 +126,19 @@ export class Geometry {
      */
     get version(): number {
         // a frame of a still scene asks each geometry several times (culling, bundles, draws): the attributes'
-        // stamps are compared again only when some geometry somewhere was stamped since (an attribute swapped in
-        // stamps its geometry: GeometryAttributeSet)
-        if (last_geometry_stamp() === this.#version_stamp) return this.#version;
+        // stamps are compared again only when some geometry somewhere was stamped since, or an attribute of this
+        // one was swapped for another (an older one would not have moved the stamp: that counts as a change)
         const a = this.attributes;
+        const seen = this.#version_attributes;
+        const still = last_geometry_stamp() === this.#version_stamp;
+        if (
+            still &&
+            a.position === seen[0] && a.color === seen[1] && a.normal === seen[2] && a.uv === seen[3] &&
+            a.uv1 === seen[4] && a.tangent === seen[5] && a.joints === seen[6] && a.weights === seen[7]
+        ) {
+            return this.#version;
+        }
+        if (still) this.#own_version = next_geometry_stamp();
         let v = this.#own_version;
         if (a.position.version > v) v = a.position.version;
         if (a.color !== undefined && a.color.version > v) v = a.color.version;
@@ -143,6 +148,14 @@ export class Geometry {
         if (a.tangent !== undefined && a.tangent.version > v) v = a.tangent.version;
         if (a.joints !== undefined && a.joints.version > v) v = a.joints.version;
         if (a.weights !== undefined && a.weights.version > v) v = a.weights.version;
+        seen[0] = a.position;
+        seen[1] = a.color;
+        seen[2] = a.normal;
+        seen[3] = a.uv;
+        seen[4] = a.uv1;
+        seen[5] = a.tangent;
+        seen[6] = a.joints;
+        seen[7] = a.weights;
         this.#version = v;
         this.#version_stamp = last_geometry_stamp();
         return v;
@@ -150,9 +163,11 @@ export class Geometry {
 
     /**
      * Moves only with the geometry's own `needsUpdate = true` (everything changed, the index included) and when an
-     * attribute object is put in place of another (`attributes.position = ...`).
+     * attribute was swapped for another geometry's.
      */
     get whole_version(): number {
+        // `version` notices a swapped attribute (and moves the geometry's own stamp for it)
+        void this.version;
         return this.#own_version;
     }
 

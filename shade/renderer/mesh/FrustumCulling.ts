@@ -1,4 +1,5 @@
 import type { Geometry } from "../geometry/Geometry.js";
+import type { GeometryAttribute } from "../geometry/GeometryAttribute.js";
 import { geometry_bounds } from "../geometry/geometry_bounds.js";
 import { last_geometry_stamp } from "../geometry/geometry_stamp.js";
 import { MAX_DETAIL_LEVELS } from "../geometry/GeometryDetail.js";
@@ -67,10 +68,12 @@ export class FrustumCulling {
     #levels = 1;
     // moves whenever a run's level words change: while it stays, uploads compare each run's first 8 words alone
     #levels_version = 0;
-    // each row's rigid geometry as last written, the geometry stamp then and the cache asked: a row of the same
-    // geometry, with no geometry flagged since, keeps its bounds, index count and levels (a still scene's 942
-    // runs then cost two words each a build, not two lookups)
+    // each row's rigid geometry and its position attribute as last written, the geometry stamp then and the cache
+    // asked: a row of the same geometry and positions, with no geometry flagged since, keeps its bounds, index
+    // count and levels (a still scene's 942 runs then cost two words each a build, not two lookups). The position
+    // attribute is compared too: one put in place of another with no flag moves no stamp.
     readonly #row_geometry: (Geometry | null)[] = [];
+    readonly #row_position: (GeometryAttribute | null)[] = [];
     #rows_stamp = -1;
     #rows_cache: GPUGeometryCache | null = null;
     readonly #per_device = new WeakMap<GPUDevice, DeviceState>();
@@ -119,6 +122,7 @@ export class FrustumCulling {
         const t = this.#table;
         const f = this.#table_floats;
         const rows = this.#row_geometry;
+        const positions = this.#row_position;
         const stamp = last_geometry_stamp();
         const still = stamp === this.#rows_stamp && geometries === this.#rows_cache;
         let levels = 1;
@@ -127,11 +131,12 @@ export class FrustumCulling {
             const o = i * RUN_WORDS;
             t[o] = run.first;
             t[o + 1] = run.count;
-            if (still && run.skin === null && rows[i] === run.geometry) {
+            if (still && run.skin === null && rows[i] === run.geometry && positions[i] === run.geometry.attributes.position) {
                 if (t[o + 3] > levels) levels = t[o + 3];
                 continue;
             }
             rows[i] = run.skin === null ? run.geometry : null;
+            positions[i] = run.skin === null ? run.geometry.attributes.position : null;
             // a skinned run (a skin batch's, or one mesh's) is culled by its bind pose's sphere grown by
             // SKINNED_BOUNDS_SCALE (the skinned vertices are in the mesh's own space)
             const b = geometry_bounds(run.geometry);

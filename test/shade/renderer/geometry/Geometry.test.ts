@@ -4,6 +4,11 @@ import { Geometry } from "../../../../shade/renderer/geometry/Geometry.js";
 import { make_box_geometry } from "../../../../shade/renderer/geometry/primitives/make_box_geometry.js";
 
 describe("Geometry", () => {
+    it("attributes is a plain object: its present attributes enumerate, as three.js's do", () => {
+        const g = new Geometry({ position: new Float32Array(9), normal: new Float32Array(9), uv: new Float32Array(6), index: Uint16Array.of(0, 1, 2) });
+        expect(Object.keys(g.attributes)).toEqual(["position", "normal", "uv"]);
+    });
+
     it("needsUpdate = true bumps version; a renderer clearing the flag does not", () => {
         const g = new Geometry({ position: new Float32Array(9), index: Uint16Array.of(0, 1, 2) });
         const v0 = g.version;
