@@ -10,6 +10,8 @@
 //          BENCH_ASSETS=<folder of the level's models, default samples/assets/> BENCH_LOD=off|<ratio>@<screen size>,... (the Foxes' levels of detail) BENCH_PNG=<prefix> (the last frame, as a picture)
 //          BENCH_CPU_PROFILE=<prefix> (a V8 CPU profile of the timed frames, <prefix><units>.cpuprofile: build with --keep-names)
 //          BENCH_GPU_TIMING=0 (no GPU timer: the CPU of a frame without timestamp writes; no GPU figures)
+//          BENCH_DEVICE=fake (the tests' FAKE device: our code's CPU alone, every GPU call answered at once; what to
+//          profile on a machine without a GPU, where SwiftShader's threads share the cores with the profiled one)
 import { readFileSync } from "node:fs";
 import { CpuProfile } from "./cpu_profile.js";
 import * as dawn from "webgpu";
@@ -21,7 +23,13 @@ import type { DetailLevelTarget } from "../shade/renderer/geometry/simplify_deta
 import { read_texture } from "../test/harness/read_texture.js";
 import { to_rgba8, write_png } from "../test/harness/png.js";
 
-Object.assign(globalThis, dawn.globals);
+const FAKE = process.env.BENCH_DEVICE === "fake";
+if (FAKE) {
+    const { ensure_webgpu_constants } = await import("../test/shade/renderer/fake_gpu_device.js");
+    ensure_webgpu_constants();
+} else {
+    Object.assign(globalThis, dawn.globals);
+}
 
 const [width, height] = (process.env.BENCH_SIZE ?? "1920x1080").split("x").map(Number);
 const UNITS = (process.env.BENCH_UNITS ?? "200,2000").split(",").map(Number);
@@ -65,7 +73,18 @@ const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
 const p90 = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length * 0.9)];
 
 // kept referenced: a collected instance crashes onSubmittedWorkDone
-const instance = dawn.create(["disable-dawn-features=timestamp_quantization"]);
+const instance: GPU = FAKE ? await fake_instance() : dawn.create(["disable-dawn-features=timestamp_quantization"]);
+
+// a GPU whose one adapter hands out the tests' FAKE device
+async function fake_instance(): Promise<GPU> {
+    const { fake_gpu_device } = await import("../test/shade/renderer/fake_gpu_device.js");
+    // a new device for each engine (each measured size starts its own)
+    const adapter = () => {
+        const { device } = fake_gpu_device({ features: ["indirect-first-instance"] });
+        return { features: device.features, limits: device.limits, info: { vendor: "FAKE", architecture: "", device: "device (our code's CPU alone)" }, requestDevice: async () => device };
+    };
+    return { requestAdapter: async () => adapter(), getPreferredCanvasFormat: () => "rgba8unorm" } as unknown as GPU;
+}
 
 // BENCH_LOD: "off" (the Foxes without levels of detail), "<ratio>@<screen size>,..." (those levels), unset: the level's
 function detail_levels(): DetailLevelTarget[] | undefined {
