@@ -37,6 +37,14 @@ export class MeshSkin {
     readonly blend = new Float32Array([0, 0, 0, 0, 1, 0, 0, 0]);
     /** Bumped by `mark_changed()`; starts at 1 so a new skin is skinned on its first frame. */
     version = 1;
+    /**
+     * @internal The skinning record of the last renderer state (one per device) that skinned this skin, and that
+     * state: what the state's map holds for it, kept here too so a frame of 2,000 skinned meshes makes no map lookup
+     * per mesh. The state clears it when it lets the record go.
+     */
+    skinning_owner: object | null = null;
+    /** @internal See `skinning_owner`. */
+    skinning_record: object | null = null;
 
     constructor(joint_count: number, label = "skin", space: SkinSpace = "world", table: SkinPaletteTable | null = null) {
         if (!Number.isInteger(joint_count) || joint_count < 1 || joint_count > 65536) {

@@ -60,7 +60,8 @@ export interface SkinningState {
 /** @internal One skinned mesh's instance on `state` (made on first sight), its output sharing the geometry's current buffers. */
 export function instance_for(state: SkinningState, mesh: Mesh, frame: number): SkinInstance {
     const skin = mesh.skin!;
-    let instance = state.instances.get(skin);
+    // the record kept on the skin while this state is the last that skinned it (a map lookup per mesh spared)
+    let instance = skin.skinning_owner === state ? (skin.skinning_record as SkinInstance) : state.instances.get(skin);
     if (instance !== undefined && instance.last_frame === frame && instance.mesh !== mesh) {
         throw new Error(`MeshSkin '${skin.label}' is on two meshes this frame; each skinned mesh needs a skin of its own (its vertices are skinned into buffers of its own)`);
     }
@@ -91,6 +92,10 @@ export function instance_for(state: SkinningState, mesh: Mesh, frame: number): S
     }
     instance.mesh = mesh;
     instance.last_frame = frame;
+    if (skin.skinning_owner !== state) {
+        skin.skinning_owner = state;
+        skin.skinning_record = instance;
+    }
     // the cache changes an entry in place only with the geometry's version or detail stamp
     if (instance.shared !== source || instance.shared_version !== geometry.version || instance.shared_detail !== geometry.detail_stamp) {
         share_geometry(instance.output, source);
@@ -186,6 +191,10 @@ function sweep_instance(this: SkinningState, instance: SkinInstance): void {
     if (this.frame - instance.last_frame <= KEEP_FRAMES) return;
     this.instances.delete(instance.skin);
     this.geometries.set_skinned(instance.skin, null);
+    if (instance.skin.skinning_owner === this) {
+        instance.skin.skinning_owner = null;
+        instance.skin.skinning_record = null;
+    }
 }
 
 function sweep_groups(this: SkinningState, groups: SkinGroup[], geometry: Geometry): void {

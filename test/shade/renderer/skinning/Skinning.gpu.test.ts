@@ -100,6 +100,35 @@ describe("GPU skinning on Dawn", () => {
         });
     });
 
+    it("a skinned mesh hidden long enough for its skin to let go of its slot draws its pose again when shown", async () => {
+        await with_gpu_device(async (device) => {
+            const moved_by_hand = await draw(device, new Mesh(skinned_box(SHIFT), material));
+            const skinned = new Mesh(skinned_box(), material);
+            skinned.skin = new MeshSkin(2, "box skin");
+            skinned.skin.matrices[16 + 12] = SHIFT;
+            const scene = new Scene();
+            scene.add(skinned);
+            // a second skinned mesh of the same geometry keeps the skin group in use while the first is hidden
+            const other = scene.add(new Mesh(skinned.geometry, material));
+            other.skin = new MeshSkin(2, "other skin");
+            other.position.set([0, -40, 0]);
+            const target = new TextureRenderTarget(SIZE, SIZE);
+            const errors: Error[] = [];
+            const renderer = new Renderer({ device, target, scene, feature_taa_enabled: false, resolution_scale: 1, on_error: (e) => errors.push(e) });
+            renderer.view.camera.position.set([0.6, 0.8, 4]);
+            renderer.render_frame();
+            skinned.visible = false;
+            // past the skinning's keep window (120 frames): the hidden skin's record is let go
+            for (let f = 0; f < 130; f++) renderer.render_frame();
+            skinned.visible = true;
+            renderer.render_frame();
+            const shown = await read_texture(device, target.acquire());
+            renderer.destroy();
+            expect(errors).toEqual([]);
+            expect(largest_difference(shown, moved_by_hand), "its pose, as the vertices moved by hand").toBeLessThanOrEqual(1);
+        });
+    });
+
     it("re-skins only when the skin's version moves, and the velocity product sees the moving half move", async () => {
         await with_gpu_device(async (device) => {
             const scene = new Scene();
