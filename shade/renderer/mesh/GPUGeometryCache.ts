@@ -101,7 +101,7 @@ export class GPUGeometryCache {
      */
     get(geometry: Geometry, skin: MeshSkin | null): GPUGeometry {
         if (skin !== null) {
-            const skinned = this.#skinned.get(skin);
+            const skinned = this.skinned(skin);
             if (skinned !== undefined) return skinned;
         }
         const entry = this.#entries.get(geometry);
@@ -269,13 +269,24 @@ export class GPUGeometryCache {
 
     /** The skinning step's output for `skin` on this device (undefined before it first skinned it). */
     skinned(skin: MeshSkin): GPUGeometry | undefined {
+        // kept on the skin by the last cache it was set in: no map lookup per skinned mesh and pass
+        if (skin.skinned_owner === this) return skin.skinned_entry as GPUGeometry;
         return this.#skinned.get(skin);
     }
 
     /** @internal the skinning step's output for `skin` (null: the skin is gone; its buffers are the step's to free) */
     set_skinned(skin: MeshSkin, entry: GPUGeometry | null): void {
-        if (entry === null) this.#skinned.delete(skin);
-        else this.#skinned.set(skin, entry);
+        if (entry === null) {
+            this.#skinned.delete(skin);
+            if (skin.skinned_owner === this) {
+                skin.skinned_owner = null;
+                skin.skinned_entry = null;
+            }
+            return;
+        }
+        this.#skinned.set(skin, entry);
+        skin.skinned_owner = this;
+        skin.skinned_entry = entry;
     }
 }
 

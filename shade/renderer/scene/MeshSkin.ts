@@ -45,6 +45,13 @@ export class MeshSkin {
     skinning_owner: object | null = null;
     /** @internal See `skinning_owner`. */
     skinning_record: object | null = null;
+    /**
+     * @internal The skinned buffers (`GPUGeometryCache.set_skinned`) of the last geometry cache (one per device) they
+     * were set in, and that cache: what its map holds for this skin, kept here too (no map lookup per mesh and pass).
+     */
+    skinned_owner: object | null = null;
+    /** @internal See `skinned_owner`. */
+    skinned_entry: object | null = null;
 
     constructor(joint_count: number, label = "skin", space: SkinSpace = "world", table: SkinPaletteTable | null = null) {
         if (!Number.isInteger(joint_count) || joint_count < 1 || joint_count > 65536) {
